@@ -1,0 +1,157 @@
+package tensor
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// Case is one tensor operation with its inputs: the unit that generators
+// produce, implementations evaluate, shrinking minimizes and the corpus stores.
+type Case struct {
+	ID     string
+	Op     string
+	Args   []Arg
+	Attrs  Attrs
+	Expect Outcomes // expected outcome per profile
+	Got    Outcomes // outcomes computed by a tool (tfuzz eval --json); an addition to v1
+	Source string
+	Group  string
+	Extra  []RawField // unknown top-level fields, preserved in order
+}
+
+// RawField is a top-level field the codec does not know, kept verbatim.
+type RawField struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// Arg is one input: a tensor or a host scalar.
+type Arg struct {
+	Tensor *Tensor
+	Scalar *Scalar
+}
+
+// IsScalar reports whether the argument is a host scalar.
+func (a Arg) IsScalar() bool { return a.Scalar != nil }
+
+func (a Arg) String() string {
+	if a.Scalar != nil {
+		return a.Scalar.String()
+	}
+	return a.Tensor.String()
+}
+
+// ScalarKind is the kind of a host-language scalar literal.
+type ScalarKind string
+
+const (
+	ScalarFloat ScalarKind = "float"
+	ScalarInt   ScalarKind = "int"
+	ScalarBool  ScalarKind = "bool"
+)
+
+// Scalar is a host-language scalar operand, as written in the source program.
+type Scalar struct {
+	Text string     // the literal's text: "0.5", "300", "true"
+	Kind ScalarKind // float, int or bool
+	Host string     // optional static type of the host variable ("f64", "f32", "i32")
+}
+
+func (s *Scalar) String() string {
+	if s.Host != "" {
+		return fmt.Sprintf("%s scalar %s (%s)", s.Kind, s.Text, s.Host)
+	}
+	return fmt.Sprintf("%s scalar %s", s.Kind, s.Text)
+}
+
+// Float returns the scalar's value as float64 (bool: 0 or 1).
+func (s *Scalar) Float() float64 {
+	switch s.Kind {
+	case ScalarBool:
+		if s.Text == "true" {
+			return 1
+		}
+		return 0
+	}
+	v, _ := ParseFloatText(s.Text)
+	return v
+}
+
+// Attrs are the op parameters of a case. Pointer and zero fields are absent.
+type Attrs struct {
+	Dim           *int
+	Keepdim       *bool
+	To            DType  // cast target
+	Mode          string // cast: "cast" (default) or "convert"
+	Literal       *string
+	Start, End    *string
+	Shape         []int // zeros, from_vec
+	DType         DType // to_host element type, zeros dtype
+	Rank          *int  // to_host
+	ToleranceULPs int   // elements match within this many ulps
+}
+
+// KeepDim reports the keepdim attr (false when absent).
+func (a Attrs) KeepDim() bool { return a.Keepdim != nil && *a.Keepdim }
+
+func (a Attrs) String() string {
+	var parts []string
+	if a.Dim != nil {
+		parts = append(parts, fmt.Sprintf("dim=%d", *a.Dim))
+	}
+	if a.Keepdim != nil {
+		parts = append(parts, fmt.Sprintf("keepdim=%t", *a.Keepdim))
+	}
+	if a.To.Valid() {
+		parts = append(parts, "to="+a.To.String())
+	}
+	if a.Mode != "" {
+		parts = append(parts, "mode="+a.Mode)
+	}
+	if a.Literal != nil {
+		parts = append(parts, "literal="+*a.Literal)
+	}
+	if a.Start != nil {
+		parts = append(parts, "start="+*a.Start)
+	}
+	if a.End != nil {
+		parts = append(parts, "end="+*a.End)
+	}
+	if a.Shape != nil {
+		parts = append(parts, fmt.Sprintf("shape=%v", a.Shape))
+	}
+	if a.DType.Valid() {
+		parts = append(parts, "dtype="+a.DType.String())
+	}
+	if a.Rank != nil {
+		parts = append(parts, fmt.Sprintf("rank=%d", *a.Rank))
+	}
+	if a.ToleranceULPs != 0 {
+		parts = append(parts, fmt.Sprintf("tolerance_ulps=%d", a.ToleranceULPs))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Describe renders the case on one line: "div(i64[4] [...], i64[4] [...]) dim=0".
+func (c *Case) Describe() string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.String()
+	}
+	s := c.Op + "(" + strings.Join(args, ", ") + ")"
+	if at := c.Attrs.String(); at != "" {
+		s += " " + at
+	}
+	return s
+}
+
+// Int returns an int scalar's exact value.
+func (s *Scalar) Int() *big.Int {
+	v, ok := parseBigInt(s.Text)
+	if !ok {
+		return new(big.Int)
+	}
+	return v
+}

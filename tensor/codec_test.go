@@ -1,0 +1,197 @@
+package tensor
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// oracleDir is the shared oracle folder beside the checkout.
+const oracleDir = "../../shared/oracle"
+
+func TestRoundTripOracle(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(oracleDir, "*.jsonl"))
+	if len(files) == 0 {
+		t.Skip("no oracle files beside the checkout")
+	}
+	for _, f := range files {
+		cases, err := ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			line := EncodeCase(c)
+			back, err := DecodeCase(line)
+			if err != nil {
+				t.Fatalf("%s: re-decoding %s: %v", f, c.ID, err)
+			}
+			if again := EncodeCase(back); !bytes.Equal(again, line) {
+				t.Fatalf("%s: %s does not round-trip:\n%s\n%s", f, c.ID, line, again)
+			}
+			assertSameArgs(t, c, back)
+		}
+	}
+}
+
+func assertSameArgs(t *testing.T, a, b *Case) {
+	t.Helper()
+	for i := range a.Args {
+		if a.Args[i].Tensor == nil {
+			continue
+		}
+		x, y := a.Args[i].Tensor, b.Args[i].Tensor
+		for j := range x.Data {
+			if x.Data[j] != y.Data[j] {
+				t.Fatalf("%s: args[%d] word %d: %#x != %#x", a.ID, i, j, x.Data[j], y.Data[j])
+			}
+		}
+	}
+}
+
+func TestRoundTripExactValues(t *testing.T) {
+	line := `{"op": "add", "args": [` +
+		`{"dtype": "f64", "shape": [6], "data": ["-0.0", "5e-324", "nan", "-inf", "0x1.8p+1", "0.1"]}, ` +
+		`{"dtype": "u64", "shape": [2], "data": [18446744073709551615, 0]}], "attrs": {}}`
+	c, err := DecodeCase([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.Args[0].Tensor
+	if b := math.Float64bits(f.Float(0)); b != 1<<63 {
+		t.Errorf("-0.0 decoded as bits %#x", b)
+	}
+	if f.Float(1) != 5e-324 || !math.IsNaN(f.Float(2)) || f.Float(4) != 3 {
+		t.Errorf("decoded %v", f)
+	}
+	if u := c.Args[1].Tensor.Uint(0); u != math.MaxUint64 {
+		t.Errorf("u64 max decoded as %d", u)
+	}
+	out := string(EncodeCase(c))
+	for _, want := range []string{`"-0.0"`, `"5e-324"`, `"nan"`, `"-inf"`, `"3.0"`, `18446744073709551615`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("encoded case lacks %s: %s", want, out)
+		}
+	}
+}
+
+func TestRoundTripHalfAndComplex(t *testing.T) {
+	line := `{"op": "neg", "args": [{"dtype": "c64", "shape": [2], "data": [["0.1", "-0.0"], ["inf", "nan"]]}], ` +
+		`"attrs": {}, "expect": {"numpy": {"value": {"dtype": "bf16", "shape": [3], "data": ["0.1", "?", "-0.0"]}, "warnings": ["w"]}}, ` +
+		`"future_field": {"b": [1, 2]}}`
+	c, err := DecodeCase([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Args[0].Tensor.Complex(0); real(got) != float64(float32(0.1)) || math.Signbit(imag(got)) != true {
+		t.Errorf("c64 element decoded as %v", got)
+	}
+	o, _ := c.Expect.Get("numpy")
+	if o.Value.Float(0) != 0.10009765625 || !o.Value.IsUnspecified(1) {
+		t.Errorf("bf16 outcome decoded as %v", o.Value)
+	}
+	again, err := DecodeCase(EncodeCase(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(EncodeCase(again), EncodeCase(c)) {
+		t.Error("not idempotent")
+	}
+	if len(again.Extra) != 1 || string(again.Extra[0].Value) != `{"b":[1,2]}` {
+		t.Errorf("unknown field not preserved: %+v", again.Extra)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tensor := func(dt, shape, data string) string {
+		return `{"dtype": "` + dt + `", "shape": ` + shape + `, "data": ` + data + `}`
+	}
+	one := tensor("i64", "[1]", "[1]")
+	tests := []struct {
+		name, line, field, msg string
+	}{
+		{"malformed JSON", `{"op": "add", "args": [`, "args", "invalid JSON"},
+		{"truncated JSON", `{"op": "add"`, "", "invalid JSON"},
+		{"not an object", `[1, 2]`, "", "want an object"},
+		{"missing op", `{"args": []}`, "op", "missing"},
+		{"unknown op", `{"op": "matmul", "args": []}`, "op", "unknown op"},
+		{"unknown dtype", `{"op": "neg", "args": [` + tensor("i128", "[1]", "[1]") + `]}`, "args[0].dtype", "unknown dtype"},
+		{"data length", `{"op": "neg", "args": [` + tensor("i64", "[2]", "[1]") + `]}`, "args[0].data", "shape [2] needs 2"},
+		{"rank over 8", `{"op": "neg", "args": [` + tensor("i64", "[1,1,1,1,1,1,1,1,1]", "[1]") + `]}`, "args[0].shape", "rank 9"},
+		{"too many elements", `{"op": "neg", "args": [` + tensor("u8", "[4096, 4097]", "[]") + `]}`, "args[0].shape", "more than 2^24"},
+		{"negative dim", `{"op": "neg", "args": [` + tensor("u8", "[-1]", "[]") + `]}`, "args[0].shape[0]", "non-negative"},
+		{"? in args", `{"op": "neg", "args": [` + tensor("i64", "[1]", `["?"]`) + `]}`, "args[0].data[0]", "only in outcomes"},
+		{"int out of range", `{"op": "neg", "args": [` + tensor("u8", "[1]", "[256]") + `]}`, "args[0].data[0]", "u8 range"},
+		{"float not a string", `{"op": "neg", "args": [` + tensor("f32", "[1]", "[0.5]") + `]}`, "args[0].data[0]", "JSON strings"},
+		{"bad float text", `{"op": "neg", "args": [` + tensor("f32", "[1]", `["x"]`) + `]}`, "args[0].data[0]", "not a float"},
+		{"int as float", `{"op": "neg", "args": [` + tensor("i32", "[1]", `[1.5]`) + `]}`, "args[0].data[0]", "i32 range"},
+		{"arity", `{"op": "add", "args": [` + one + `]}`, "args", "takes 2 args"},
+		{"scalar only", `{"op": "add", "args": [{"scalar": "1", "kind": "int"}, {"scalar": "1", "kind": "int"}]}`, "args", "at least one tensor"},
+		{"scalar kind", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "complex"}]}`, "args[1].kind", "unknown scalar kind"},
+		{"scalar text", `{"op": "add", "args": [` + one + `, {"scalar": "1x", "kind": "int"}]}`, "args[1].scalar", "not an integer"},
+		{"unknown attr", `{"op": "neg", "args": [` + one + `], "attrs": {"dim": 0}}`, "attrs.dim", "takes no attr"},
+		{"cast without to", `{"op": "cast", "args": [` + one + `]}`, "attrs.to", "needs a target"},
+		{"bad cast target", `{"op": "cast", "args": [` + one + `], "attrs": {"to": "f8"}}`, "attrs.to", "unknown dtype"},
+		{"unknown profile", `{"op": "neg", "args": [` + one + `], "expect": {"torch": {"value": ` + one + `}}}`, "expect.torch", "unknown profile"},
+		{"two forms", `{"op": "neg", "args": [` + one + `], "expect": {"numpy": {"value": ` + one + `, "crash": {"signal": "SIGFPE"}}}}`, "expect.numpy", "exactly one"},
+		{"error class", `{"op": "neg", "args": [` + one + `], "expect": {"numpy": {"error": {"class": "Oops", "message": ""}}}}`, "expect.numpy.error.class", "unknown error class"},
+		{"duplicate field", `{"op": "neg", "op": "abs", "args": []}`, "op", "duplicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeCase([]byte(tt.line))
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("got %v, want a *DecodeError", err)
+			}
+			if de.Field != tt.field || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("got field %q, error %q; want field %q containing %q", de.Field, err, tt.field, tt.msg)
+			}
+		})
+	}
+}
+
+func TestReaderNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.jsonl")
+	good := `{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1]}]}`
+	os.WriteFile(path, []byte(good+"\n\n"+`{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1000]}]}`+"\n"), 0o644)
+	_, err := ReadFile(path)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":3: args[0].data[0]: ") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func FuzzCodecRoundTrip(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(oracleDir, "*.jsonl"))
+	for _, file := range files {
+		cases, _ := ReadFile(file)
+		for i, c := range cases {
+			if i%40 == 0 {
+				f.Add(EncodeCase(c))
+			}
+		}
+	}
+	f.Add([]byte(`{"op": "cast", "args": [{"dtype": "bf16", "shape": [2], "data": ["-0.0", "nan"]}], "attrs": {"to": "i8"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := DecodeCase(data)
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		line := EncodeCase(c)
+		back, err := DecodeCase(line)
+		if err != nil {
+			t.Fatalf("re-decoding %s: %v", line, err)
+		}
+		if again := EncodeCase(back); !bytes.Equal(again, line) {
+			t.Fatalf("not a fixed point:\n%s\n%s", line, again)
+		}
+	})
+}

@@ -1,0 +1,266 @@
+package tensor
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"strconv"
+)
+
+// parseBigInt parses a host integer literal of any size.
+func parseBigInt(s string) (*big.Int, bool) {
+	return new(big.Int).SetString(s, 10)
+}
+
+// EncodeCase writes c as one line of case-format JSON (no trailing newline).
+// Fields come in a fixed order: id, group, op, args, attrs, expect, got,
+// source, then unknown fields as they were read.
+func EncodeCase(c *Case) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	key := func(k string) {
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		writeString(&b, k)
+		b.WriteString(": ")
+	}
+	if c.ID != "" {
+		key("id")
+		writeString(&b, c.ID)
+	}
+	if c.Group != "" {
+		key("group")
+		writeString(&b, c.Group)
+	}
+	key("op")
+	writeString(&b, c.Op)
+	key("args")
+	b.WriteByte('[')
+	for i, a := range c.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if a.Scalar != nil {
+			writeScalar(&b, a.Scalar)
+		} else {
+			writeTensor(&b, a.Tensor)
+		}
+	}
+	b.WriteByte(']')
+	key("attrs")
+	writeAttrs(&b, c.Attrs)
+	if c.Expect != nil {
+		key("expect")
+		writeOutcomes(&b, c.Expect)
+	}
+	if c.Got != nil {
+		key("got")
+		writeOutcomes(&b, c.Got)
+	}
+	if c.Source != "" {
+		key("source")
+		writeString(&b, c.Source)
+	}
+	for _, f := range c.Extra {
+		key(f.Name)
+		b.Write(compact(f.Value))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// EncodeOutcome writes one outcome object.
+func EncodeOutcome(o Outcome) []byte {
+	var b bytes.Buffer
+	writeOutcome(&b, o)
+	return b.Bytes()
+}
+
+// EncodeTensor writes one tensor object.
+func EncodeTensor(t *Tensor) []byte {
+	var b bytes.Buffer
+	writeTensor(&b, t)
+	return b.Bytes()
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	var tmp bytes.Buffer
+	enc := json.NewEncoder(&tmp)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	b.Write(bytes.TrimRight(tmp.Bytes(), "\n"))
+}
+
+func writeScalar(b *bytes.Buffer, s *Scalar) {
+	b.WriteString(`{"scalar": `)
+	writeString(b, s.Text)
+	b.WriteString(`, "kind": `)
+	writeString(b, string(s.Kind))
+	if s.Host != "" {
+		b.WriteString(`, "host": `)
+		writeString(b, s.Host)
+	}
+	b.WriteByte('}')
+}
+
+func writeTensor(b *bytes.Buffer, t *Tensor) {
+	b.WriteString(`{"dtype": "`)
+	b.WriteString(t.DType.String())
+	b.WriteString(`", "shape": `)
+	writeInts(b, t.Shape)
+	b.WriteString(`, "data": [`)
+	for i := 0; i < t.Len(); i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeElement(b, t, i)
+	}
+	b.WriteString("]}")
+}
+
+func writeInts(b *bytes.Buffer, xs []int) {
+	b.WriteByte('[')
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	b.WriteByte(']')
+}
+
+func writeElement(b *bytes.Buffer, t *Tensor, i int) {
+	d := t.DType
+	switch {
+	case t.IsUnspecified(i):
+		b.WriteString(`"?"`)
+	case d == Bool || d.IsInt():
+		b.WriteString(t.ElementString(i))
+	case d.IsComplex():
+		c := t.Complex(i)
+		b.WriteString(`["` + FormatFloat(real(c)) + `", "` + FormatFloat(imag(c)) + `"]`)
+	default:
+		b.WriteString(`"` + FormatFloat(t.Float(i)) + `"`)
+	}
+}
+
+func writeAttrs(b *bytes.Buffer, a Attrs) {
+	b.WriteByte('{')
+	n := 0
+	key := func(k string) {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		n++
+		writeString(b, k)
+		b.WriteString(": ")
+	}
+	if a.Dim != nil {
+		key("dim")
+		b.WriteString(strconv.Itoa(*a.Dim))
+	}
+	if a.Keepdim != nil {
+		key("keepdim")
+		b.WriteString(strconv.FormatBool(*a.Keepdim))
+	}
+	if a.To.Valid() {
+		key("to")
+		writeString(b, a.To.String())
+	}
+	if a.Mode != "" {
+		key("mode")
+		writeString(b, a.Mode)
+	}
+	if a.Literal != nil {
+		key("literal")
+		writeString(b, *a.Literal)
+	}
+	if a.Start != nil {
+		key("start")
+		writeString(b, *a.Start)
+	}
+	if a.End != nil {
+		key("end")
+		writeString(b, *a.End)
+	}
+	if a.Shape != nil {
+		key("shape")
+		writeInts(b, a.Shape)
+	}
+	if a.DType.Valid() {
+		key("dtype")
+		writeString(b, a.DType.String())
+	}
+	if a.Rank != nil {
+		key("rank")
+		b.WriteString(strconv.Itoa(*a.Rank))
+	}
+	if a.ToleranceULPs != 0 {
+		key("tolerance_ulps")
+		b.WriteString(strconv.Itoa(a.ToleranceULPs))
+	}
+	b.WriteByte('}')
+}
+
+func writeOutcomes(b *bytes.Buffer, os Outcomes) {
+	b.WriteByte('{')
+	for i, po := range os {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeString(b, po.Profile)
+		b.WriteString(": ")
+		writeOutcome(b, po.Outcome)
+	}
+	b.WriteByte('}')
+}
+
+func writeOutcome(b *bytes.Buffer, o Outcome) {
+	b.WriteByte('{')
+	switch o.Form {
+	case FormValue:
+		b.WriteString(`"value": `)
+		writeTensor(b, o.Value)
+	case FormError:
+		b.WriteString(`"error": {"class": `)
+		writeString(b, string(o.Class))
+		b.WriteString(`, "message": `)
+		writeString(b, o.Message)
+		b.WriteByte('}')
+	case FormPanic, FormUnsupported:
+		b.WriteString(`"` + o.Form.String() + `": {"message": `)
+		writeString(b, o.Message)
+		b.WriteByte('}')
+	case FormCrash:
+		b.WriteString(`"crash": {"signal": `)
+		writeString(b, o.Signal)
+		b.WriteByte('}')
+	}
+	writeList := func(name string, list []string) {
+		if len(list) == 0 {
+			return
+		}
+		b.WriteString(`, "` + name + `": [`)
+		for i, s := range list {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeString(b, s)
+		}
+		b.WriteByte(']')
+	}
+	writeList("warnings", o.Warnings)
+	writeList("rules", o.Rules)
+	b.WriteByte('}')
+}

@@ -1,0 +1,136 @@
+package tensor
+
+import "fmt"
+
+// Form is which of the case format's outcome forms an Outcome has.
+type Form uint8
+
+const (
+	FormValue       Form = iota // a result tensor
+	FormError                   // a recoverable error (Python exception, Rust Err)
+	FormPanic                   // a Rust panic or equivalent abort of the operation
+	FormCrash                   // the process died
+	FormUnsupported             // no such operation, or the program does not compile
+)
+
+var formNames = [...]string{"value", "error", "panic", "crash", "unsupported"}
+
+func (f Form) String() string { return formNames[f] }
+
+// ErrorClass is the class of an error outcome; only classes are compared.
+type ErrorClass string
+
+// The error classes of case format v1.
+const (
+	DTypeMismatch    ErrorClass = "DTypeMismatch"
+	UnsupportedDType ErrorClass = "UnsupportedDType"
+	ZeroDivision     ErrorClass = "ZeroDivision"
+	IndexOutOfRange  ErrorClass = "IndexOutOfRange"
+	IndexDType       ErrorClass = "IndexDType"
+	ShapeMismatch    ErrorClass = "ShapeMismatch"
+	OutOfRange       ErrorClass = "OutOfRange"
+	EmptyTensor      ErrorClass = "EmptyTensor"
+	Other            ErrorClass = "Other"
+)
+
+// ErrorClasses lists every valid error class.
+var ErrorClasses = []ErrorClass{DTypeMismatch, UnsupportedDType, ZeroDivision, IndexOutOfRange,
+	IndexDType, ShapeMismatch, OutOfRange, EmptyTensor, Other}
+
+func validErrorClass(c ErrorClass) bool {
+	for _, k := range ErrorClasses {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Outcome is what one framework configuration does with one case.
+type Outcome struct {
+	Form     Form
+	Value    *Tensor    // FormValue
+	Class    ErrorClass // FormError
+	Message  string     // FormError, FormPanic, FormUnsupported
+	Signal   string     // FormCrash: "SIGFPE", "SIGSEGV", "SIGABRT", ...
+	Warnings []string   // recorded, not compared
+	Rules    []string   // names of the model rules that decided it; recorded, not compared
+}
+
+// Value returns a value outcome.
+func ValueOutcome(t *Tensor) Outcome { return Outcome{Form: FormValue, Value: t} }
+
+// ErrorOutcome returns an error outcome.
+func ErrorOutcome(class ErrorClass, format string, args ...any) Outcome {
+	return Outcome{Form: FormError, Class: class, Message: fmt.Sprintf(format, args...)}
+}
+
+// PanicOutcome returns a panic outcome.
+func PanicOutcome(format string, args ...any) Outcome {
+	return Outcome{Form: FormPanic, Message: fmt.Sprintf(format, args...)}
+}
+
+// CrashOutcome returns a crash outcome with the signal that killed the process.
+func CrashOutcome(signal string) Outcome { return Outcome{Form: FormCrash, Signal: signal} }
+
+// UnsupportedOutcome returns an unsupported outcome.
+func UnsupportedOutcome(format string, args ...any) Outcome {
+	return Outcome{Form: FormUnsupported, Message: fmt.Sprintf(format, args...)}
+}
+
+// String renders the outcome on one line, for tables and diffs.
+func (o Outcome) String() string {
+	switch o.Form {
+	case FormValue:
+		if o.Value == nil {
+			return "value <nil>"
+		}
+		return o.Value.String()
+	case FormError:
+		return fmt.Sprintf("error %s: %s", o.Class, o.Message)
+	case FormPanic:
+		return "panic: " + o.Message
+	case FormCrash:
+		return "crash " + o.Signal
+	}
+	return "unsupported: " + o.Message
+}
+
+// ProfileOutcome is one entry of a case's expect or got map.
+type ProfileOutcome struct {
+	Profile string
+	Outcome Outcome
+}
+
+// Outcomes maps profile names to outcomes, keeping the order of the file.
+type Outcomes []ProfileOutcome
+
+// Get returns the outcome for profile.
+func (os Outcomes) Get(profile string) (Outcome, bool) {
+	for _, po := range os {
+		if po.Profile == profile {
+			return po.Outcome, true
+		}
+	}
+	return Outcome{}, false
+}
+
+// Set replaces or appends the outcome for profile.
+func (os *Outcomes) Set(profile string, o Outcome) {
+	for i := range *os {
+		if (*os)[i].Profile == profile {
+			(*os)[i].Outcome = o
+			return
+		}
+	}
+	*os = append(*os, ProfileOutcome{profile, o})
+}
+
+// Profiles returns the profile names in order.
+func (os Outcomes) Profiles() []string {
+	names := make([]string, len(os))
+	for i, po := range os {
+		names[i] = po.Profile
+	}
+	return names
+}
