@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// defaultCaseDirs are the case files the main job checks the model against:
+// the project's own corpus and, when the checkout sits beside it, the shared
+// oracle of recorded real-framework outcomes.
+var defaultCaseDirs = []string{"corpus", "../shared/oracle"}
+
+// runDefault is the main job on defaults: check the model against every case
+// file it can find and print the per-profile summary.
+func runDefault(stdout, stderr io.Writer) int {
+	var args []string
+	for _, d := range defaultCaseDirs {
+		if _, err := os.Stat(d); err == nil {
+			args = append(args, d)
+		}
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "tfuzz: no case files found (looked for corpus/ and ../shared/oracle/)")
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "tfuzz: checking the model against %v\n", args)
+	return runEval(append([]string{"--check", "--summary-only"}, args...), stdout, stderr)
+}

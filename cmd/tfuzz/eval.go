@@ -1,0 +1,255 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+const evalUsage = `usage: tfuzz eval [--profile P]... [--check] [--json] [--op OP]... FILE...
+
+Evaluates every case of the case files (a FILE may be a directory of .jsonl
+files) under the given profiles: by default the profiles in each case's
+expect, or every profile when it has none. Prints a table, or with --json
+each case in case format with "got" added.
+`
+
+type evalOptions struct {
+	profiles    []string
+	check, json bool
+	ops         []string
+	maxDiffs    int
+	summaryOnly bool
+}
+
+func runEval(args []string, stdout, stderr io.Writer) int {
+	var o evalOptions
+	fl := pflag.NewFlagSet("eval", pflag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() { fmt.Fprint(stderr, evalUsage, "\nflags:\n", fl.FlagUsages()) }
+	fl.StringArrayVarP(&o.profiles, "profile", "p", nil, "evaluate under this profile (repeatable)")
+	fl.BoolVar(&o.check, "check", false, "compare with each case's expect; exit 1 on any mismatch")
+	fl.BoolVar(&o.json, "json", false, `write each case back in case format with "got" added`)
+	fl.StringArrayVar(&o.ops, "op", nil, "only cases of this op (repeatable)")
+	fl.IntVar(&o.maxDiffs, "max-diffs", 10, "mismatches shown per profile with --check")
+	fl.BoolVar(&o.summaryOnly, "summary-only", false, "with --check, print only the mismatches and the summary")
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitClean
+		}
+		return exitUsage
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprint(stderr, "tfuzz eval: no case files given\n\n")
+		fl.Usage()
+		return exitUsage
+	}
+	for _, p := range o.profiles {
+		if _, ok := model.Lookup(p); !ok {
+			fmt.Fprintf(stderr, "tfuzz eval: --profile: unknown profile %q (see tfuzz profiles)\n", p)
+			return exitUsage
+		}
+	}
+	for _, op := range o.ops {
+		if _, ok := tensor.LookupOp(op); !ok {
+			fmt.Fprintf(stderr, "tfuzz eval: --op: unknown op %q (see tfuzz ops)\n", op)
+			return exitUsage
+		}
+	}
+	files, err := caseFiles(fl.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
+		return exitUsage
+	}
+	var cases []*tensor.Case
+	for _, f := range files {
+		cs, err := tensor.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
+			return exitUsage
+		}
+		for _, c := range cs {
+			if len(o.ops) == 0 || contains(o.ops, c.Op) {
+				cases = append(cases, c)
+			}
+		}
+	}
+	return evalCases(cases, o, stdout)
+}
+
+// caseFiles expands directories into the .jsonl files below them, sorted.
+func caseFiles(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no .jsonl files", a)
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, nil
+}
+
+// profilesFor returns the profiles a case is evaluated under.
+func profilesFor(c *tensor.Case, asked []string) []string {
+	if len(asked) > 0 {
+		return asked
+	}
+	if len(c.Expect) > 0 {
+		return c.Expect.Profiles()
+	}
+	return model.Names()
+}
+
+// tally counts --check results for one profile.
+type tally struct {
+	matched, mismatched, missing int
+	throughUnspecified         int // matched cases where some element matched only through "?"
+	unspecifiedElements        int
+	diffs                      []string
+}
+
+func evalCases(cases []*tensor.Case, o evalOptions, stdout io.Writer) int {
+	tallies := map[string]*tally{}
+	var order []string
+	for _, c := range cases {
+		profiles := profilesFor(c, o.profiles)
+		c.Got = nil
+		quiet := o.json || (o.check && o.summaryOnly)
+		if !quiet {
+			fmt.Fprintf(stdout, "%s  %s\n", caseName(c), c.Describe())
+		}
+		for _, p := range profiles {
+			got := model.Eval(p, c)
+			c.Got.Set(p, got)
+			line := "  " + padRight(p, 20) + " " + got.String()
+			if o.check {
+				t := tallies[p]
+				if t == nil {
+					t = &tally{}
+					tallies[p] = t
+					order = append(order, p)
+				}
+				want, ok := c.Expect.Get(p)
+				if !ok {
+					t.missing++
+					line += "   (no expectation)"
+				} else {
+					cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
+					if cmp.Match() {
+						t.matched++
+						if cmp.ThroughUnspecified > 0 {
+							t.throughUnspecified++
+							t.unspecifiedElements += cmp.ThroughUnspecified
+						}
+						line += "   ok"
+					} else {
+						t.mismatched++
+						line += "   MISMATCH " + cmp.Detail
+						if len(t.diffs) < o.maxDiffs {
+							t.diffs = append(t.diffs, fmt.Sprintf("%s %s\n      want %s\n      got  %s\n      %s\n      rules %s",
+								caseName(c), c.Describe(), want, got, cmp.Detail, strings.Join(got.Rules, ", ")))
+						}
+					}
+				}
+			}
+			if !quiet {
+				fmt.Fprintln(stdout, line)
+			}
+		}
+		if o.json {
+			stdout.Write(tensor.EncodeCase(c))
+			fmt.Fprintln(stdout)
+		}
+	}
+	if !o.check {
+		return exitClean
+	}
+	return printSummary(tallies, order, o, stdout)
+}
+
+func printSummary(tallies map[string]*tally, order []string, o evalOptions, stdout io.Writer) int {
+	w := stdout
+	if o.json {
+		w = os.Stderr // keep stdout valid JSON Lines
+	}
+	code := exitClean
+	for _, p := range order {
+		t := tallies[p]
+		if len(t.diffs) > 0 {
+			fmt.Fprintf(w, "\nfirst mismatches for %s:\n", p)
+			for _, d := range t.diffs {
+				fmt.Fprintf(w, "  %s\n", d)
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%-20s %7s %8s %11s %12s %10s\n", "profile", "cases", "matched", "mismatched", "matched-via-?", "no-expect")
+	for _, p := range order {
+		t := tallies[p]
+		n := t.matched + t.mismatched
+		pct := 100.0
+		if n > 0 {
+			pct = 100 * float64(t.matched) / float64(n)
+		}
+		fmt.Fprintf(w, "%-20s %7d %8d %11d %7d (%d el) %10d   %.2f%%\n", p, n, t.matched, t.mismatched,
+			t.throughUnspecified, t.unspecifiedElements, t.missing, pct)
+		if t.mismatched > 0 {
+			code = exitDiverged
+		}
+	}
+	return code
+}
+
+func caseName(c *tensor.Case) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return "(no id)"
+}
+
+func padRight(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return s + strings.Repeat(" ", n-len(s))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

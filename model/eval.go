@@ -1,0 +1,61 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Eval returns what the profile called name does with case c. An unknown
+// profile name is an unsupported outcome, never a panic.
+func Eval(name string, c *tensor.Case) tensor.Outcome {
+	p, ok := Lookup(name)
+	if !ok {
+		return tensor.UnsupportedOutcome("tfuzz: the model has no profile %q", name)
+	}
+	return p.Eval(c)
+}
+
+// Eval returns what the profile does with case c, with the names of the
+// rules that decided it.
+func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
+	e := &evaluation{p: p, c: c}
+	out := p.eval(e)
+	out.Rules = append(out.Rules, e.rules...)
+	out.Warnings = append(out.Warnings, e.warnings...)
+	return out
+}
+
+// evaluation is the state of evaluating one case under one profile.
+type evaluation struct {
+	p        *Profile
+	c        *tensor.Case
+	rules    []string
+	warnings []string
+}
+
+// use records that rule r decided (part of) the outcome.
+func (e *evaluation) use(r *Rule) {
+	for _, n := range e.rules {
+		if n == r.Name {
+			return
+		}
+	}
+	e.rules = append(e.rules, r.Name)
+}
+
+// warn records a warning the framework prints (not compared).
+func (e *evaluation) warn(format string, args ...any) {
+	w := fmt.Sprintf(format, args...)
+	for _, x := range e.warnings {
+		if x == w {
+			return
+		}
+	}
+	e.warnings = append(e.warnings, w)
+}
+
+func (e *evaluation) op() tensor.OpInfo {
+	op, _ := tensor.LookupOp(e.c.Op)
+	return op
+}

@@ -1,0 +1,8 @@
+package model
+
+import "github.com/tfuzz/tfuzz/tensor"
+
+// pyUnary evaluates the unary family for PyTorch, NumPy and JAX (not modeled yet).
+func (e *evaluation) pyUnary() tensor.Outcome {
+	return e.unsupported(notModeled, "tfuzz: %s is not modeled yet for %s", e.c.Op, e.p.Name)
+}
