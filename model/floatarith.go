@@ -70,6 +70,6 @@ func intToFloat(v uint64, from, d tensor.DType) float64 {
 	}
 	prec := map[tensor.DType]uint{tensor.F16: 11, tensor.BF16: 8, tensor.F32: 24, tensor.F64: 53}[d]
 	b.SetMode(big.ToNearestEven).SetPrec(prec)
-	x, _ := b.Float64() // exact: a value of at most 53 bits of precision
+	x, _ := b.Float64()  // exact: a value of at most 53 bits of precision
 	return roundTo(x, d) // only f16 can overflow here
 }

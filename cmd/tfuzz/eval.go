@@ -135,9 +135,9 @@ func profilesFor(c *tensor.Case, asked []string) []string {
 // tally counts --check results for one profile.
 type tally struct {
 	matched, mismatched, missing int
-	throughUnspecified         int // matched cases where some element matched only through "?"
-	unspecifiedElements        int
-	diffs                      []string
+	throughUnspecified           int // matched cases where some element matched only through "?"
+	unspecifiedElements          int
+	diffs                        []string
 }
 
 func evalCases(cases []*tensor.Case, o evalOptions, stdout io.Writer) int {
