@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+func runTfuzz(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const addCase = `{"id": "add-1", "op": "add", "args": [{"dtype": "i32", "shape": [2], "data": [1, -7]}, {"dtype": "i32", "shape": [2], "data": [2, 7]}], ` +
+	`"expect": {"numpy": {"value": {"dtype": "i32", "shape": [2], "data": [3, 0]}}}}`
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	bad := writeFile(t, "bad.jsonl", `{"op": "neg", "args": [{"dtype": "u8", "shape": [1], "data": [256]}]}`+"\n")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"eval without files", []string{"eval"}, "no case files"},
+		{"unknown flag", []string{"eval", "--nope", bad}, "unknown flag"},
+		{"unknown profile", []string{"eval", "--profile", "torch/cpu", bad}, `unknown profile "torch/cpu"`},
+		{"unknown op", []string{"eval", "--op", "matmul", bad}, `unknown op "matmul"`},
+		{"missing file", []string{"eval", "/nonexistent/x.jsonl"}, "no such file"},
+		{"bad case names file, line and field", []string{"eval", bad}, bad + ":1: args[0].data[0]: want an integer in u8 range"},
+		{"bad exceptions file", []string{"eval", "--check", "--exceptions", bad, bad}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runTfuzz(t, tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestEvalCheck(t *testing.T) {
+	good := writeFile(t, "good.jsonl", addCase+"\n")
+	code, out, _ := runTfuzz(t, "eval", "--check", good)
+	if code != exitClean || !strings.Contains(out, "ok") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	wrong := writeFile(t, "wrong.jsonl", strings.Replace(addCase, "[3, 0]", "[3, 1]", 1)+"\n")
+	code, out, _ = runTfuzz(t, "eval", "--check", wrong)
+	if code != exitDiverged || !strings.Contains(out, "MISMATCH element 1: want 1, got 0") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	excuses := writeFile(t, "ex.txt", "# known\nadd-1 numpy the test says so\n")
+	code, out, _ = runTfuzz(t, "eval", "--check", "--exceptions", excuses, wrong)
+	if code != exitClean || !strings.Contains(out, "known difference: the test says so") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestEvalJSONAddsGot(t *testing.T) {
+	good := writeFile(t, "good.jsonl", addCase+"\n")
+	code, out, _ := runTfuzz(t, "eval", "--json", "--profile", "numpy", "--profile", "pytorch/cpu", good)
+	if code != exitClean {
+		t.Fatalf("exit %d", code)
+	}
+	c, err := tensor.DecodeCase([]byte(strings.TrimSpace(out)))
+	if err != nil {
+		t.Fatalf("output is not a case: %v\n%s", err, out)
+	}
+	if got := c.Got.Profiles(); len(got) != 2 || got[0] != "numpy" || got[1] != "pytorch/cpu" {
+		t.Fatalf("got profiles %v", got)
+	}
+	if o, _ := c.Got.Get("numpy"); len(o.Rules) == 0 {
+		t.Errorf("the model's outcome carries no rules: %+v", o)
+	}
+	if len(c.Expect) != 1 {
+		t.Errorf("expect was not preserved: %+v", c.Expect)
+	}
+}
+
+func TestListings(t *testing.T) {
+	for _, verb := range []string{"profiles", "ops", "rules"} {
+		code, out, _ := runTfuzz(t, verb)
+		if code != exitClean || out == "" {
+			t.Errorf("%s: exit %d, output %q", verb, code, out)
+		}
+	}
+	_, out, _ := runTfuzz(t, "profiles")
+	for _, p := range []string{"pytorch/cpu", "numpy", "jax/gpu-x64"} {
+		if !strings.Contains(out, p) {
+			t.Errorf("profiles lacks %s", p)
+		}
+	}
+}
