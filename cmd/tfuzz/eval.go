@@ -49,6 +49,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitClean
 		}
+		fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
 		return exitUsage
 	}
 	if fl.NArg() == 0 {
