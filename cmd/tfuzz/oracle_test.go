@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The shared evidence beside the checkout, seen from this package's folder.
+const (
+	oracleDir      = "../../../shared/oracle"
+	exceptionsFile = "../../corpus/oracle-exceptions.txt"
+)
+
+// TestModelMatchesOracle is the first layer of checking: the model must
+// reproduce every outcome recorded from real PyTorch, NumPy and JAX, except
+// the few listed, with reasons, in corpus/oracle-exceptions.txt.
+func TestModelMatchesOracle(t *testing.T) {
+	if _, err := os.Stat(oracleDir); err != nil {
+		t.Skip("no shared oracle beside the checkout")
+	}
+	code, out, stderr := runTfuzz(t, "eval", "--check", "--summary-only", "--max-diffs", "5",
+		"--exceptions", exceptionsFile, oracleDir)
+	t.Logf("per-profile agreement:%s", out[strings.LastIndex(out, "\nprofile"):])
+	if code != exitClean {
+		t.Fatalf("exit %d: the model disagrees with the oracle\n%s%s", code, out, stderr)
+	}
+	if strings.Contains(out, "now match: remove them") {
+		t.Errorf("stale entries in %s:\n%s", exceptionsFile, out)
+	}
+}
