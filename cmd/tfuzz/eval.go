@@ -31,6 +31,7 @@ type evalOptions struct {
 	maxDiffs    int
 	summaryOnly bool
 	exceptions  []string
+	columns     bool
 }
 
 func runEval(args []string, stdout, stderr io.Writer) int {
@@ -44,6 +45,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	fl.StringArrayVar(&o.ops, "op", nil, "only cases of this op (repeatable)")
 	fl.IntVar(&o.maxDiffs, "max-diffs", 10, "mismatches shown per profile with --check")
 	fl.BoolVar(&o.summaryOnly, "summary-only", false, "with --check, print only the mismatches and the summary")
+	fl.BoolVar(&o.columns, "columns", false, "print one row per case and one column per profile (default with 2 to 5 --profile flags)")
 	fl.StringArrayVar(&o.exceptions, "exceptions", nil, "with --check, a file of known differences (case-id profile reason) to excuse (repeatable)")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -86,6 +88,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 				cases = append(cases, c)
 			}
 		}
+	}
+	if n := len(o.profiles); n >= 2 && n <= 5 && !o.check && !o.json {
+		o.columns = true
 	}
 	excused, err := readExceptions(o.exceptions)
 	if err != nil {
@@ -155,7 +160,7 @@ func evalCases(cases []*tensor.Case, o evalOptions, excused exceptions, stdout i
 	for _, c := range cases {
 		profiles := profilesFor(c, o.profiles)
 		c.Got = nil
-		quiet := o.json || (o.check && o.summaryOnly)
+		quiet := o.json || o.columns || (o.check && o.summaryOnly)
 		if !quiet {
 			fmt.Fprintf(stdout, "%s  %s\n", caseName(c), c.Describe())
 		}
@@ -210,6 +215,9 @@ func evalCases(cases []*tensor.Case, o evalOptions, excused exceptions, stdout i
 			stdout.Write(tensor.EncodeCase(c))
 			fmt.Fprintln(stdout)
 		}
+	}
+	if o.columns {
+		printColumns(cases, stdout)
 	}
 	if !o.check {
 		return exitClean

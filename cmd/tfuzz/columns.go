@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// maxCell caps a column's width so that a long tensor cannot push the others off screen.
+const maxCell = 44
+
+// printColumns prints the evaluated cases side by side, as the seed documents
+// lay out their comparisons: one row per case, one column per profile.
+func printColumns(cases []*tensor.Case, w io.Writer) {
+	var profiles []string
+	for _, c := range cases {
+		for _, p := range c.Got.Profiles() {
+			if !contains(profiles, p) {
+				profiles = append(profiles, p)
+			}
+		}
+	}
+	header := append([]string{"case"}, profiles...)
+	rows := [][]string{header}
+	for _, c := range cases {
+		row := []string{caseName(c)}
+		for _, p := range profiles {
+			cell := ""
+			if o, ok := c.Got.Get(p); ok {
+				cell = compactOutcome(o)
+			}
+			row = append(row, cell)
+		}
+		rows = append(rows, row)
+	}
+	widths := make([]int, len(header))
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = min(max(widths[i], len(cell)), maxCell)
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			if len(cell) > maxCell {
+				cell = cell[:maxCell-3] + "..."
+			}
+			if i < len(row)-1 {
+				cell = padRight(cell, widths[i]+2)
+			}
+			b.WriteString(cell)
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// compactOutcome renders an outcome in a table cell: "i64 [-3, 3]", "ERR DTypeMismatch", "PANIC".
+func compactOutcome(o tensor.Outcome) string {
+	switch o.Form {
+	case tensor.FormValue:
+		s := o.Value.String() // "i64[4] [...]"
+		if o.Value.Rank() == 1 {
+			s = strings.Replace(s, fmt.Sprintf("[%d]", o.Value.Shape[0]), "", 1)
+		}
+		return s
+	case tensor.FormError:
+		return "ERR " + string(o.Class)
+	case tensor.FormPanic:
+		return "PANIC"
+	case tensor.FormCrash:
+		return "CRASH " + o.Signal
+	}
+	return "unsupported"
+}
