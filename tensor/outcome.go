@@ -134,3 +134,41 @@ func (os Outcomes) Profiles() []string {
 	}
 	return names
 }
+
+// Check reports what makes o malformed: a form without its payload, a value
+// whose data does not fill its shape, an unknown error class.
+func (o Outcome) Check() error {
+	switch o.Form {
+	case FormValue:
+		t := o.Value
+		if t == nil {
+			return fmt.Errorf("value outcome without a tensor")
+		}
+		if !t.DType.Valid() {
+			return fmt.Errorf("value of invalid dtype %d", t.DType)
+		}
+		if len(t.Shape) > MaxRank {
+			return fmt.Errorf("value of rank %d", len(t.Shape))
+		}
+		for _, d := range t.Shape {
+			if d < 0 {
+				return fmt.Errorf("value of shape %v", t.Shape)
+			}
+		}
+		if t.IsContiguous() && len(t.Data) != t.Len()*wordsPer(t.DType) {
+			return fmt.Errorf("value of shape %v holds %d words", t.Shape, len(t.Data))
+		}
+	case FormError:
+		if !validErrorClass(o.Class) {
+			return fmt.Errorf("error of unknown class %q", o.Class)
+		}
+	case FormCrash:
+		if o.Signal == "" {
+			return fmt.Errorf("crash without a signal")
+		}
+	case FormPanic, FormUnsupported:
+	default:
+		return fmt.Errorf("unknown outcome form %d", o.Form)
+	}
+	return nil
+}

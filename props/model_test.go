@@ -1,0 +1,41 @@
+package props
+
+import (
+	"bytes"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// TestModelTotal checks the model on generated cases under every profile: it
+// never panics, its outcomes are well formed, carry the rules that decided
+// them, survive the codec, and are deterministic.
+func TestModelTotal(t *testing.T) {
+	profiles := model.Names()
+	rapid.Check(t, func(t *rapid.T) {
+		c := GenCase(CaseOptions{}).Draw(t, "case")
+		p := rapid.SampledFrom(profiles).Draw(t, "profile")
+		got := model.Eval(p, c)
+		if err := got.Check(); err != nil {
+			t.Fatalf("%s: %s: malformed outcome: %v", p, c.Describe(), err)
+		}
+		if len(got.Rules) == 0 {
+			t.Fatalf("%s: %s: outcome %s names no rule", p, c.Describe(), got)
+		}
+		enc := tensor.EncodeOutcome(got)
+		back, err := tensor.DecodeOutcome(enc)
+		if err != nil {
+			t.Fatalf("%s: outcome %s does not decode: %v", p, enc, err)
+		}
+		if !bytes.Equal(tensor.EncodeOutcome(back), enc) {
+			t.Fatalf("%s: outcome does not round-trip: %s", p, enc)
+		}
+		again := model.Eval(p, c)
+		if cmp := tensor.Compare(got, again, 0); !cmp.Match() {
+			t.Fatalf("%s: %s: not deterministic: %s", p, c.Describe(), cmp.Detail)
+		}
+	})
+}
