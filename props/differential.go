@@ -1,0 +1,77 @@
+package props
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Finding is a case on which a backend departs from the model.
+type Finding struct {
+	Profile  string
+	Backend  string
+	Case     *tensor.Case
+	Want     tensor.Outcome // the model's
+	Got      tensor.Outcome // the backend's
+	Compare  tensor.Comparison
+	Panicked bool   // the backend's Go code panicked (a bug in the backend itself)
+	Stack    string // where, when it panicked
+}
+
+// Signature groups findings that are the same bug: profile, op, input dtypes
+// and how the outcomes differ.
+func (f *Finding) Signature() string {
+	kind := string(f.Compare.Divergence)
+	if f.Panicked {
+		kind = "backend-panic"
+	}
+	dtypes := ""
+	for i, a := range f.Case.Args {
+		if i > 0 {
+			dtypes += ","
+		}
+		if a.Scalar != nil {
+			dtypes += "scalar-" + string(a.Scalar.Kind)
+		} else {
+			dtypes += a.Tensor.DType.String()
+		}
+	}
+	if f.Case.Attrs.To.Valid() {
+		dtypes += "->" + f.Case.Attrs.To.String()
+	}
+	return fmt.Sprintf("%s %s(%s) %s", f.Profile, f.Case.Op, dtypes, kind)
+}
+
+func (f *Finding) Error() string {
+	if f.Panicked {
+		return fmt.Sprintf("%s: %s panicked on %s: %v\n%s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message, f.Stack)
+	}
+	return fmt.Sprintf("%s: %s departs from the model on %s\n  model:   %s\n  backend: %s\n  %s\n  model rules: %v",
+		f.Profile, f.Backend, f.Case.Describe(), f.Want, f.Got, f.Compare.Detail, f.Want.Rules)
+}
+
+// SafeEval runs the backend, turning an escaped Go panic into a finding's outcome.
+func SafeEval(b tensor.Backend, profile string, c *tensor.Case) (out tensor.Outcome, stack string, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = tensor.PanicOutcome("go panic in backend %s: %v", b.Name(), r)
+			stack, panicked = string(debug.Stack()), true
+		}
+	}()
+	return b.Eval(profile, c), "", false
+}
+
+// Differential evaluates c under profile with the model and the backend and
+// returns a finding when they differ, or nil.
+func Differential(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+	want := model.Eval(profile, c)
+	got, stack, panicked := SafeEval(b, profile, c)
+	cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
+	if !panicked && cmp.Match() {
+		return nil
+	}
+	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
+		Compare: cmp, Panicked: panicked, Stack: stack}
+}
