@@ -1,8 +1,425 @@
 package model
 
-import "github.com/tfuzz/tfuzz/tensor"
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
 
-// pyCreate evaluates the create family for PyTorch, NumPy and JAX (not modeled yet).
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Creation in PyTorch, NumPy and JAX: torch.tensor(literal) / np.array /
+// jnp.array, arange(start, end) and zeros(shape, dtype). What differs is the
+// default dtypes (PyTorch's default float is f32, NumPy's f64, JAX's follows
+// x64) and what happens to an integer that does not fit the default int.
+
+var (
+	pyDefaultDTypes = newRule("python.create.default-dtypes",
+		"a literal or arange of Python ints gets the default int dtype (i64; JAX x32: i32), of any float the default float dtype (PyTorch f32, NumPy f64, JAX f64 with x64, f32 without), of only bools bool (bools among ints count as 0/1); an empty list is float",
+		"oracle-01140, oracle-01141, oracle-01142, oracle-01143 ([1, 2.0] -> float), oracle-01148, oracle-01149; seed 001 §默认 dtype")
+	pyLiteralShape = newRule("python.create.literal-shape",
+		"a nested list literal gives a tensor of its nesting shape, a bare number a 0-dim tensor; ragged nesting is an error",
+		"oracle-01144, oracle-01145 (0-dim); torch.tensor / np.array (ValueError on ragged nesting)")
+	pyIntTooBig = newRule("python.create.int-overflow",
+		"an int literal outside the default int dtype is an error: JAX x32 OverflowError \"Python integer 1099511627776 out of bounds for int32\" (no silent narrowing), JAX x64 the same for int64, PyTorch RuntimeError \"Overflow when unpacking long\"",
+		"oracle-01146, oracle-01147 (JAX x32); PyTorch python_arg_parser / tensor_new.cpp (source)")
+	numpyBigInt = newRule("numpy.create.big-int",
+		"np.array gives each Python int int64 if it fits, else uint64 if it fits, else object, and promotes them: only uint64 (and bools) -> uint64, int64 with uint64 -> float64; an object array has no case-format dtype (unsupported here)",
+		"NumPy discover_descriptor_from_pylong and PyArray_PromoteTypes (source; no oracle case)")
+)
+
+// pyCreate evaluates from_literal, arange and zeros.
 func (e *evaluation) pyCreate() tensor.Outcome {
-	return e.unsupported(notModeled, "tfuzz: %s is not modeled yet for %s", e.c.Op, e.p.Name)
+	switch e.op().Class {
+	case tensor.ClassFromLiteral:
+		return e.pyFromLiteral(*e.c.Attrs.Literal)
+	case tensor.ClassArange:
+		start := "0"
+		if e.c.Attrs.Start != nil {
+			start = *e.c.Attrs.Start
+		}
+		return e.pyArange(start, *e.c.Attrs.End)
+	}
+	return e.pyZeros()
+}
+
+// defaultInt and defaultFloat are the profile's default dtypes.
+func (e *evaluation) defaultInt() tensor.DType {
+	if e.p.Framework == JAX && !e.p.X64 {
+		return tensor.I32
+	}
+	return tensor.I64
+}
+
+func (e *evaluation) defaultFloat() tensor.DType {
+	if e.p.Framework == NumPy || (e.p.Framework == JAX && e.p.X64) {
+		return tensor.F64
+	}
+	return tensor.F32
+}
+
+// --- literals ------------------------------------------------------------------------------
+
+// literalKind is the Python type of one element of a literal.
+type literalKind uint8
+
+const (
+	litBool literalKind = iota
+	litInt
+	litFloat
+)
+
+// literalElem is one element of a literal: its kind and text.
+type literalElem struct {
+	kind literalKind
+	text string
+}
+
+// parseLiteral reads a Python/JSON literal: nested lists of numbers, true and
+// false. It returns the elements in row-major order and the shape.
+func parseLiteral(text string) ([]literalElem, []int, error) {
+	p := &literalParser{s: text}
+	var elems []literalElem
+	shape, err := p.value(&elems, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.skipSpace(); p.i != len(p.s) {
+		return nil, nil, fmt.Errorf("unexpected %q after the literal", p.s[p.i:])
+	}
+	return elems, shape, nil
+}
+
+type literalParser struct {
+	s string
+	i int
+}
+
+func (p *literalParser) skipSpace() {
+	for p.i < len(p.s) && strings.ContainsRune(" \t\n\r", rune(p.s[p.i])) {
+		p.i++
+	}
+}
+
+// value parses a list or a scalar at nesting depth and returns its shape.
+func (p *literalParser) value(elems *[]literalElem, depth int) ([]int, error) {
+	p.skipSpace()
+	if depth > tensor.MaxRank {
+		return nil, fmt.Errorf("nesting deeper than %d", tensor.MaxRank)
+	}
+	if p.i < len(p.s) && p.s[p.i] == '[' {
+		return p.list(elems, depth)
+	}
+	start := p.i
+	for p.i < len(p.s) && !strings.ContainsRune("[], \t\n\r", rune(p.s[p.i])) {
+		p.i++
+	}
+	word := p.s[start:p.i]
+	switch {
+	case word == "true" || word == "True" || word == "false" || word == "False":
+		*elems = append(*elems, literalElem{litBool, strings.ToLower(word)})
+	case word == "":
+		return nil, fmt.Errorf("missing value at offset %d", start)
+	case strings.ContainsAny(word, ".eEnN"): // decimals, exponents, inf, nan
+		if _, err := tensor.ParseFloatText(word); err != nil {
+			return nil, err
+		}
+		*elems = append(*elems, literalElem{litFloat, word})
+	default:
+		if _, ok := new(big.Int).SetString(word, 10); !ok {
+			return nil, fmt.Errorf("%q is not a number", word)
+		}
+		*elems = append(*elems, literalElem{litInt, word})
+	}
+	return []int{}, nil
+}
+
+// list parses [v, v, ...]; every item must have the same shape.
+func (p *literalParser) list(elems *[]literalElem, depth int) ([]int, error) {
+	p.i++ // '['
+	var item []int
+	n := 0
+	for {
+		p.skipSpace()
+		if p.i < len(p.s) && p.s[p.i] == ']' && n == 0 {
+			p.i++
+			return []int{0}, nil
+		}
+		shape, err := p.value(elems, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 && !sameShape(shape, item) {
+			return nil, fmt.Errorf("expected sequence of shape %v at dim %d (got %v)", item, depth+1, shape)
+		}
+		item, n = shape, n+1
+		p.skipSpace()
+		switch {
+		case p.i < len(p.s) && p.s[p.i] == ',':
+			p.i++
+		case p.i < len(p.s) && p.s[p.i] == ']':
+			p.i++
+			return append([]int{n}, item...), nil
+		default:
+			return nil, fmt.Errorf("expected , or ] at offset %d", p.i)
+		}
+	}
+}
+
+// literalDType returns the dtype inference of torch.tensor / np.array /
+// jnp.array for the elements, before any range check.
+func (e *evaluation) literalDType(elems []literalElem) tensor.DType {
+	if len(elems) == 0 {
+		return e.defaultFloat()
+	}
+	d := tensor.Bool
+	for _, el := range elems {
+		switch {
+		case el.kind == litFloat:
+			return e.defaultFloat()
+		case el.kind == litInt:
+			d = e.defaultInt()
+		}
+	}
+	return d
+}
+
+// pyFromLiteral evaluates from_literal.
+func (e *evaluation) pyFromLiteral(text string) tensor.Outcome {
+	elems, shape, err := parseLiteral(text)
+	if err != nil {
+		return e.fail(pyLiteralShape, tensor.ShapeMismatch, "ValueError: %v", err)
+	}
+	e.use(pyLiteralShape)
+	e.use(pyDefaultDTypes)
+	d := e.literalDType(elems)
+	if d == tensor.I64 && e.p.Framework == NumPy {
+		var failed bool
+		if d, failed = e.numpyIntDType(elems); failed {
+			return e.unsupported(numpyBigInt, "tfuzz: np.array(%s) has dtype object", text)
+		}
+	}
+	out := tensor.New(d, shape...)
+	for i, el := range elems {
+		switch {
+		case d.IsFloat():
+			out.SetFloat(i, literalFloat(el))
+		case el.kind == litBool:
+			out.SetBool(i, el.text == "true")
+		default:
+			v, _ := new(big.Int).SetString(el.text, 10)
+			if !bigFits(v, d) {
+				return e.intOverflow(el.text, d)
+			}
+			if v.Sign() < 0 {
+				out.SetInt(i, v.Int64())
+			} else {
+				out.SetUint(i, v.Uint64())
+			}
+		}
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// literalFloat is the float64 Python makes of an element (ints exactly
+// rounded, bools 0/1); storing it rounds once more to the tensor's dtype.
+func literalFloat(el literalElem) float64 {
+	switch el.kind {
+	case litBool:
+		if el.text == "true" {
+			return 1
+		}
+		return 0
+	case litInt:
+		v, _ := new(big.Float).SetPrec(2000).SetString(el.text)
+		f, _ := v.Float64() // nearest, ±inf beyond float64's range
+		return f
+	}
+	f, _ := tensor.ParseFloatText(el.text)
+	return f
+}
+
+// bigFits reports whether v is a value of the integer dtype d.
+func bigFits(v *big.Int, d tensor.DType) bool {
+	if d.IsSigned() {
+		return v.IsInt64() && v.Int64() >= d.MinInt() && v.Int64() <= d.MaxInt()
+	}
+	return v.Sign() >= 0 && v.IsUint64() && v.Uint64() <= d.MaxUint()
+}
+
+// numpyIntDType is NumPy's dtype for a literal of ints (and bools); failed
+// means an object array.
+func (e *evaluation) numpyIntDType(elems []literalElem) (tensor.DType, bool) {
+	signed, unsigned := false, false
+	for _, el := range elems {
+		if el.kind != litInt {
+			continue
+		}
+		v, _ := new(big.Int).SetString(el.text, 10)
+		switch {
+		case v.IsInt64():
+			signed = true
+		case v.IsUint64():
+			unsigned = true
+		default:
+			return tensor.Invalid, true
+		}
+	}
+	switch {
+	case signed && unsigned:
+		e.use(numpyBigInt)
+		return tensor.F64, false
+	case unsigned:
+		e.use(numpyBigInt)
+		return tensor.U64, false
+	}
+	return tensor.I64, false
+}
+
+// intOverflow is the error for an int that does not fit the default int d.
+func (e *evaluation) intOverflow(text string, d tensor.DType) tensor.Outcome {
+	if e.p.Framework == PyTorch {
+		return e.fail(pyIntTooBig, tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
+	}
+	return e.fail(pyIntTooBig, tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", text, pyName(d))
+}
+
+// --- arange ----------------------------------------------------------------------------------
+
+var (
+	pyArangeValues = newRule("python.arange.values",
+		"arange(start, end) has ceil(end - start) elements start, start+1, ...; floats are computed as start + i in the accumulate type (PyTorch CPU: double, then rounded; CUDA/MPS: in f32), NumPy/JAX fill start + i*delta with delta = (start + 1) - start in the result dtype",
+		"oracle-01148, oracle-01149; ATen RangeFactories.cpp / cuda/RangeFactories.cu (acc_type), NumPy *_fill (source)")
+	torchArangeRange = newRule("pytorch.arange.range",
+		"PyTorch arange refuses an end below start with step 1 (RuntimeError \"upper bound and larger bound inconsistent with step sign\") and non-finite ends (\"unsupported range\"); NumPy and JAX give an empty array for end < start and raise ValueError for non-finite ends",
+		"ATen RangeFactories.cpp arange_out checks (source; no oracle case)")
+)
+
+// arangeBound is one parsed end of an arange: an int (big) or a float.
+type arangeBound struct {
+	isFloat bool
+	f       float64
+	i       *big.Int
+}
+
+func parseBound(text string) (arangeBound, error) {
+	el := literalElem{litInt, text}
+	if strings.ContainsAny(text, ".eEnN") {
+		el.kind = litFloat
+		if _, err := tensor.ParseFloatText(text); err != nil {
+			return arangeBound{}, err
+		}
+	} else if _, ok := new(big.Int).SetString(text, 10); !ok {
+		return arangeBound{}, fmt.Errorf("%q is not a number", text)
+	}
+	b := arangeBound{isFloat: el.kind == litFloat, f: literalFloat(el)}
+	if !b.isFloat {
+		b.i, _ = new(big.Int).SetString(text, 10)
+	}
+	return b, nil
+}
+
+// pyArange evaluates arange(start, end) with step 1.
+func (e *evaluation) pyArange(startText, endText string) tensor.Outcome {
+	start, err1 := parseBound(startText)
+	end, err2 := parseBound(endText)
+	if err1 != nil || err2 != nil {
+		return e.fail(pyLiteralShape, tensor.Other, "TypeError: arange() bounds must be numbers, got %q, %q", startText, endText)
+	}
+	e.use(pyDefaultDTypes)
+	e.use(pyArangeValues)
+	isFloat := start.isFloat || end.isFloat
+	if isFloat && (math.IsNaN(start.f) || math.IsNaN(end.f) || math.IsInf(start.f, 0) || math.IsInf(end.f, 0)) {
+		return e.fail(torchArangeRange, tensor.Other, "ValueError: unsupported range: %s -> %s", startText, endText)
+	}
+	if (isFloat && end.f < start.f) || (!isFloat && end.i.Cmp(start.i) < 0) {
+		if e.p.Framework == PyTorch {
+			return e.fail(torchArangeRange, tensor.Other, "RuntimeError: upper bound and larger bound inconsistent with step sign")
+		}
+		return tensor.ValueOutcome(tensor.New(map[bool]tensor.DType{true: e.defaultFloat(), false: e.defaultInt()}[isFloat], 0))
+	}
+	if isFloat {
+		return e.arangeFloat(start.f, end.f)
+	}
+	return e.arangeInt(start.i, end.i)
+}
+
+// arangeInt is arange over ints in the default int dtype.
+func (e *evaluation) arangeInt(start, end *big.Int) tensor.Outcome {
+	d := e.defaultInt()
+	n := new(big.Int).Sub(end, start)
+	if !n.IsInt64() || n.Int64() > tensor.MaxElements {
+		return e.unsupported(notModeled, "tfuzz: arange of %s elements exceeds the case limit", n)
+	}
+	last := new(big.Int).Sub(end, big.NewInt(1))
+	for _, v := range []*big.Int{start, last} {
+		if n.Sign() > 0 && !bigFits(v, d) {
+			return e.intOverflow(v.String(), d)
+		}
+	}
+	out := tensor.New(d, int(n.Int64()))
+	for i := 0; i < out.Len(); i++ {
+		out.SetInt(i, start.Int64()+int64(i))
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// arangeFloat is arange over floats in the default float dtype.
+func (e *evaluation) arangeFloat(start, end float64) tensor.Outcome {
+	d := e.defaultFloat()
+	n := math.Ceil(end - start)
+	if n > tensor.MaxElements {
+		return e.unsupported(notModeled, "tfuzz: arange of %g elements exceeds the case limit", n)
+	}
+	out := tensor.New(d, int(n))
+	for i := 0; i < out.Len(); i++ {
+		out.SetFloat(i, e.arangeElement(start, i, d))
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// arangeElement is element i of a float arange from start in dtype d.
+func (e *evaluation) arangeElement(start float64, i int, d tensor.DType) float64 {
+	switch {
+	case e.p.Framework == PyTorch && e.p.Device == CPU:
+		return start + float64(i) // double accumulate; SetFloat rounds to d
+	case e.p.Framework == PyTorch:
+		return add32(roundTo(start, tensor.F32), float64(i))
+	case i == 0:
+		return start
+	}
+	// NumPy's fill (also behind jnp.arange): buffer[0] = start and
+	// buffer[1] = start + 1 as stored, then start + i*delta in d.
+	s, s1 := roundTo(start, d), roundTo(start+1, d)
+	if i == 1 {
+		return s1
+	}
+	if d == tensor.F32 {
+		delta := sub32(s1, s)
+		return add32(s, mul32(float64(i), delta))
+	}
+	return s + float64(i)*(s1-s)
+}
+
+// --- zeros -----------------------------------------------------------------------------------
+
+var (
+	pyZerosDType = newRule("python.zeros.dtype",
+		"zeros(shape) has the default float dtype unless a dtype is given; JAX with x64 off truncates a requested 64-bit dtype to its 32-bit kind with a UserWarning",
+		"torch.zeros / np.zeros / jnp.zeros documentation; jax dtypes.check_user_dtype_supported (source)")
+)
+
+// pyZeros evaluates zeros(shape, dtype).
+func (e *evaluation) pyZeros() tensor.Outcome {
+	e.use(pyZerosDType)
+	d := e.c.Attrs.DType
+	if !d.Valid() {
+		d = e.defaultFloat()
+	}
+	if e.p.Framework == JAX && !e.p.X64 && narrow32(d) != d {
+		e.warn("UserWarning: Explicitly requested dtype %s requested in zeros is not available, and will be truncated to dtype %s.", pyName(d), pyName(narrow32(d)))
+		d = narrow32(d)
+	}
+	return tensor.ValueOutcome(tensor.New(d, e.c.Attrs.Shape...))
 }

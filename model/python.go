@@ -56,7 +56,7 @@ func evalPython(e *evaluation) tensor.Outcome {
 		return e.pyCumsum()
 	case tensor.ClassIndexSelect:
 		return e.pyIndexSelect()
-	case tensor.ClassFromLiteral, tensor.ClassArange:
+	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassZeros:
 		return e.pyCreate()
 	}
 	return e.unsupported(noSuchOp, "%s has no %s", e.p.Framework, e.c.Op)

@@ -47,6 +47,7 @@ var torchBoolKernels = map[string][2]string{
 	"floor":     {"floor_vml_cpu", "floor_cuda"},
 	"ceil":      {"ceil_vml_cpu", "ceil_cuda"},
 	"round":     {"round_vml_cpu", "round_cuda"},
+	"abs":       {"abs_cpu", ""}, // ATen cpu abs dispatches no Bool; cuda/AbsKernel.cu does
 	"trunc_div": {"div_trunc_cpu", "div_trunc_cuda"},
 	"pow":       {"pow", "pow_cuda"},
 }

@@ -1,0 +1,96 @@
+package model
+
+import "testing"
+
+const (
+	uicF32x3   = `{"dtype":"f32","shape":[3],"data":["10.0","20.0","30.0"]}`
+	uicI64Src  = `{"dtype":"i64","shape":[3],"data":[-39,-8245420246916557924,-16777217]}`
+	uicI64Src2 = `{"dtype":"i64","shape":[2,3],"data":[-1208834727182209007,-7695480256923486299,329805882215722503,-9007199254740993,9007199254740993,-49]}`
+	uicF16Src2 = `{"dtype":"f16","shape":[2,3],"data":["0.5","1e-08","1895.8994","-inf","-1.0","-0.164"]}`
+	uicU8Src2  = `{"dtype":"u8","shape":[2,3],"data":[1,0,254,33,255,97]}`
+	uicDim0    = `{"dim":0}`
+	uicDim1    = `{"dim":1}`
+)
+
+func TestPyIndexSelect(t *testing.T) {
+	uicCheck(t, []uicRow{
+		{"PyTorch CPU takes only i32/i64 indices (oracle-01135)", "pytorch/cpu", "index_select",
+			uicF32x3 + `,{"dtype":"f32","shape":[2],"data":["2.0","0.0"]}`, uicDim0,
+			`{"error":{"class":"IndexDType","message":""}}`, "Expected dtype int32 or int64"},
+		{"PyTorch CUDA names the index dtype (oracle2-00152)", "pytorch/cuda", "index_select",
+			uicU8Src2 + `,{"dtype":"u32","shape":[1],"data":[0]}`, uicDim0,
+			`{"error":{"class":"UnsupportedDType","message":""}}`, `"index_select_out_cuda_impl" not implemented for 'UInt32'`},
+		{"PyTorch CUDA: an empty result skips the dispatch (source)", "pytorch/cuda", "index_select",
+			uicU8Src2 + `,{"dtype":"u32","shape":[0],"data":[]}`, uicDim0,
+			`{"value":{"dtype":"u8","shape":[0,3],"data":[]}}`, ""},
+		{"NumPy float index (oracle-01135)", "numpy", "index_select",
+			uicF32x3 + `,{"dtype":"f32","shape":[2],"data":["2.0","0.0"]}`, uicDim0,
+			`{"error":{"class":"IndexDType","message":""}}`, "same_kind"},
+		{"a bool index is 0/1, not a mask (oracle-01136)", "jax/cpu-x32", "index_select",
+			uicF32x3 + `,{"dtype":"bool","shape":[2],"data":[true,false]}`, uicDim0,
+			`{"value":{"dtype":"f32","shape":[2],"data":["20.0","10.0"]}}`, ""},
+		{"PyTorch CPU index past the end (oracle-01137)", "pytorch/cpu", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[1],"data":[3]}`, uicDim0,
+			`{"error":{"class":"IndexOutOfRange","message":""}}`, "index out of range in self"},
+		{"PyTorch CPU no wrap-around (oracle-01139)", "pytorch/cpu-arm64", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[1],"data":[-1]}`, uicDim0,
+			`{"error":{"class":"IndexOutOfRange","message":""}}`, "index out of range in self"},
+		{"NumPy -4 of 3 is out of bounds (oracle-01139)", "numpy", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[1],"data":[-4]}`, uicDim0,
+			`{"error":{"class":"IndexOutOfRange","message":""}}`, "index -4 is out of bounds for axis 0 with size 3"},
+		{"JAX fills NaN (oracle-01139)", "jax/gpu-x64", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[1],"data":[-4]}`, uicDim0,
+			`{"value":{"dtype":"f32","shape":[1],"data":["nan"]}}`, ""},
+		{"JAX fills the int64 minimum (oracle2-00654)", "jax/cpu-x64", "index_select",
+			uicI64Src + `,{"dtype":"i32","shape":[4],"data":[2,0,2,3]}`, uicDim0,
+			`{"value":{"dtype":"i64","shape":[4],"data":[-16777217,-39,-16777217,-9223372036854775808]}}`, ""},
+		{"JAX x32 fills the int32 minimum (oracle2-00654)", "jax/gpu-x32", "index_select",
+			uicI64Src + `,{"dtype":"i32","shape":[4],"data":[2,0,2,3]}`, uicDim0,
+			`{"value":{"dtype":"i32","shape":[4],"data":[-16777217,-39,-16777217,-2147483648]}}`, ""},
+		{"JAX fills the u8 maximum (oracle2-00744)", "jax/cpu-x32", "index_select",
+			uicU8Src2 + `,{"dtype":"i16","shape":[3],"data":[0,0,2]}`, uicDim0,
+			`{"value":{"dtype":"u8","shape":[3,3],"data":[1,0,254,1,0,254,255,255,255]}}`, ""},
+		{"PyTorch CPU checks the dtype before the values (oracle2-00744)", "pytorch/cpu", "index_select",
+			uicU8Src2 + `,{"dtype":"i16","shape":[3],"data":[0,0,2]}`, uicDim0,
+			`{"error":{"class":"IndexDType","message":""}}`, ""},
+		{"PyTorch CPU along dim 1 checks all indices first (oracle2-00688)", "pytorch/cpu", "index_select",
+			uicI64Src2 + `,{"dtype":"i32","shape":[3],"data":[2,2,-1]}`, uicDim1,
+			`{"error":{"class":"IndexOutOfRange","message":""}}`, "INDICES element is out of DATA bounds, id=-1 axis_dim=3"},
+		{"NumPy -1 along dim 1 is the last (oracle2-00688)", "numpy", "index_select",
+			uicI64Src2 + `,{"dtype":"i32","shape":[3],"data":[2,2,-1]}`, uicDim1,
+			`{"value":{"dtype":"i64","shape":[2,3],"data":[329805882215722503,329805882215722503,329805882215722503,-49,-49,-49]}}`, ""},
+		{"JAX x32 narrows the source first (oracle2-00688)", "jax/cpu-x32", "index_select",
+			uicI64Src2 + `,{"dtype":"i32","shape":[3],"data":[2,2,-1]}`, uicDim1,
+			`{"value":{"dtype":"i32","shape":[2,3],"data":[-699568633,-699568633,-699568633,-49,-49,-49]}}`, ""},
+		{"JAX fills NaN along dim 1 (oracle2-01256)", "jax/cpu-x64", "index_select",
+			uicF16Src2 + `,{"dtype":"i32","shape":[4],"data":[2,2,2,3]}`, uicDim1,
+			`{"value":{"dtype":"f16","shape":[2,4],"data":["1896.0","1896.0","1896.0","nan","-0.1639404296875","-0.1639404296875","-0.1639404296875","nan"]}}`, ""},
+		{"PyTorch CUDA out of range: device-side assert (assumed SIGABRT)", "pytorch/cuda", "index_select",
+			uicF16Src2 + `,{"dtype":"i32","shape":[4],"data":[2,2,2,3]}`, uicDim1,
+			`{"crash":{"signal":"SIGABRT"}}`, ""},
+		{"PyTorch MPS out of range: unchecked gather", "pytorch/mps", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[2],"data":[1,3]}`, uicDim0,
+			`{"value":{"dtype":"f32","shape":[2],"data":["20.0","?"]}}`, ""},
+		{"PyTorch keeps a 0-dim index as one slot (source)", "pytorch/cpu", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[],"data":[2]}`, uicDim0,
+			`{"value":{"dtype":"f32","shape":[1],"data":["30.0"]}}`, ""},
+		{"NumPy drops the axis for a 0-dim index (take)", "numpy", "index_select",
+			uicU8Src2 + `,{"dtype":"i64","shape":[],"data":[1]}`, uicDim1,
+			`{"value":{"dtype":"u8","shape":[2],"data":[0,255]}}`, ""},
+		{"PyTorch refuses a 2-D index", "pytorch/cuda", "index_select",
+			uicF32x3 + `,{"dtype":"i64","shape":[1,1],"data":[0]}`, uicDim0,
+			`{"error":{"class":"IndexOutOfRange","message":""}}`, ""},
+		{"negative dim wraps", "pytorch/cpu", "index_select",
+			uicU8Src2 + `,{"dtype":"i64","shape":[1],"data":[2]}`, `{"dim":-1}`,
+			`{"value":{"dtype":"u8","shape":[2,1],"data":[254,97]}}`, ""},
+		{"dim out of range", "jax/cpu-x64", "index_select",
+			uicU8Src2 + `,{"dtype":"i64","shape":[1],"data":[0]}`, `{"dim":2}`,
+			`{"error":{"class":"IndexOutOfRange","message":""}}`, ""},
+		{"NumPy casts a huge u64 index to intp: -1 (source)", "numpy", "index_select",
+			uicF32x3 + `,{"dtype":"u64","shape":[1],"data":[18446744073709551615]}`, uicDim0,
+			`{"value":{"dtype":"f32","shape":[1],"data":["30.0"]}}`, ""},
+		{"JAX never wraps an unsigned index", "jax/cpu-x64", "index_select",
+			uicF32x3 + `,{"dtype":"u64","shape":[1],"data":[18446744073709551615]}`, uicDim0,
+			`{"value":{"dtype":"f32","shape":[1],"data":["nan"]}}`, ""},
+	})
+}
