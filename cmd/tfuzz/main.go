@@ -34,6 +34,8 @@ type verb struct {
 func verbs() []verb {
 	return []verb{
 		{"eval", "evaluate case files under profiles; --check compares with expect", runEval},
+		{"run", "run a campaign: check backends against the model, shrink and store findings", runRun},
+		{"repro", "replay findings: exit 1 while one still diverges", runRepro},
 		{"profiles", "list the model's profiles and their provenance", runProfiles},
 		{"ops", "list the op catalog", runOps},
 		{"rules", "list the model's rules and their sources", runRules},

@@ -1,0 +1,37 @@
+package campaign
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// writeFileAtomic writes data to path so that a reader, or a crash at any
+// moment, sees either the old file or the whole new one, never a part.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // make the rename durable; best effort where directories cannot be synced
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package campaign
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tfuzz/tfuzz/props"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Version is the tfuzz version written into every finding.
+const Version = "0.1.0"
+
+// Target is one backend checked under one of the profiles it claims.
+type Target struct {
+	Backend tensor.Backend
+	Profile string
+}
+
+func (t Target) String() string { return t.Backend.Name() + "@" + t.Profile }
+
+// Config describes a campaign. Zero values take the documented defaults.
+type Config struct {
+	Targets       []Target
+	Gen           props.CaseOptions
+	Seed          uint64
+	Duration      time.Duration // stop after this long; 0: no time limit
+	MaxCases      int64         // stop after this many cases of this shard; 0: no limit
+	Workers       int           // default: runtime.NumCPU()
+	Shard, Shards int           // run the cases i ≡ Shard (mod Shards); default 0/1
+	OutDir        string        // default "tfuzz-out"
+	Resume        bool          // continue the campaign checkpointed in OutDir
+	Progress      io.Writer     // progress lines; nil: none
+	ProgressEvery time.Duration // default 5s
+	MaxShrinkRuns int           // evaluations spent shrinking one finding; default 2000
+}
+
+// Stats summarize a campaign.
+type Stats struct {
+	Seed             uint64
+	Cases            int64 // cases drawn by this run
+	Checked          int64 // cases a backend supported and was checked on
+	Divergent        int64 // checked cases that diverged
+	NewFindings      int   // signatures first written by this run
+	Findings         int   // signatures in the findings folder
+	Elapsed          time.Duration
+	Next             int64 // the checkpoint: index of the first case not yet done
+	ShrunkElements   []int // per new finding: elements of the shrunk case
+	OriginalElements []int // per new finding: elements of the case that first showed it
+}
+
+// Run runs the campaign until its duration or case limit is reached or ctx
+// is done, and returns what it did. Findings are in OutDir/findings.
+func Run(ctx context.Context, cfg Config) (Stats, error) {
+	cfg.defaults()
+	if len(cfg.Targets) == 0 {
+		return Stats{}, fmt.Errorf("no backend claims any of the selected profiles")
+	}
+	store, err := openStore(cfg.OutDir)
+	if err != nil {
+		return Stats{}, err
+	}
+	st, err := loadOrStartState(cfg)
+	if err != nil {
+		return Stats{}, err
+	}
+	r := &runner{cfg: cfg, store: store, state: st, start: time.Now(), gen: props.GenCase(cfg.Gen)}
+	r.next.Store(st.Next)
+	if cfg.Duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
+		defer cancel()
+	}
+	r.inflight = make([]atomic.Int64, cfg.Workers)
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Workers; w++ {
+		r.inflight[w].Store(-1)
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			r.work(ctx, w)
+		}(w)
+	}
+	done := make(chan struct{})
+	go r.report(ctx, done)
+	wg.Wait()
+	close(done)
+	r.checkpoint()
+	r.progressLine()
+	return r.stats(), r.firstErr()
+}
+
+func (c *Config) defaults() {
+	if c.Workers <= 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	if c.Shards <= 0 {
+		c.Shards, c.Shard = 1, 0
+	}
+	if c.OutDir == "" {
+		c.OutDir = "tfuzz-out"
+	}
+	if c.ProgressEvery <= 0 {
+		c.ProgressEvery = 5 * time.Second
+	}
+	if c.MaxShrinkRuns <= 0 {
+		c.MaxShrinkRuns = 2000
+	}
+}
+
+type runner struct {
+	cfg      Config
+	store    *store
+	state    *state
+	start    time.Time
+	gen      interface{ Example(...int) *tensor.Case }
+	next     atomic.Int64 // next local index to hand out
+	inflight []atomic.Int64
+	cases    atomic.Int64
+	checked  atomic.Int64
+	diverged atomic.Int64
+
+	mu       sync.Mutex
+	err      error
+	newSizes [][2]int // original and shrunk elements of each new finding
+}
+
+// caseSeed derives the seed of global case i from the campaign seed.
+func caseSeed(seed uint64, i int64) uint64 {
+	h := fnv.New64a()
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], seed)
+	binary.LittleEndian.PutUint64(b[8:], uint64(i))
+	h.Write(b[:])
+	return h.Sum64()
+}
+
+func (r *runner) work(ctx context.Context, w int) {
+	for ctx.Err() == nil && r.firstErr() == nil {
+		j := r.next.Add(1) - 1
+		if r.cfg.MaxCases > 0 && j >= r.state.Next+r.cfg.MaxCases {
+			return
+		}
+		r.inflight[w].Store(j)
+		r.runCase(j)
+		r.inflight[w].Store(-1)
+	}
+}
+
+// runCase draws, checks and (on a divergence) shrinks and stores local case j.
+func (r *runner) runCase(j int64) {
+	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
+	seed := caseSeed(r.cfg.Seed, i)
+	target := r.cfg.Targets[seed%uint64(len(r.cfg.Targets))]
+	c := r.gen.Example(int(seed >> 1))
+	r.cases.Add(1)
+	if !target.Backend.Supports(target.Profile, c) {
+		return
+	}
+	r.checked.Add(1)
+	f := props.Differential(target.Backend, target.Profile, c)
+	if f == nil {
+		return
+	}
+	r.diverged.Add(1)
+	if r.store.seen(f.Signature()) {
+		return
+	}
+	original := caseElements(c)
+	shrunk := r.shrink(f)
+	isNew, err := r.store.add(shrunk, findingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.store.markSeen(f.Signature())
+	if isNew {
+		r.mu.Lock()
+		r.newSizes = append(r.newSizes, [2]int{original, caseElements(shrunk.Case)})
+		r.mu.Unlock()
+	}
+}
+
+// shrink minimizes a finding while the same backend keeps diverging on the
+// same profile with the same kind of divergence and the same outcome forms.
+func (r *runner) shrink(f *props.Finding) *props.Finding {
+	best := f
+	runs := 0
+	props.Shrink(f.Case, func(c *tensor.Case) bool {
+		runs++
+		if runs > r.cfg.MaxShrinkRuns {
+			return false
+		}
+		g := props.Differential(targetBackend(f, r.cfg.Targets), f.Profile, c)
+		if g == nil || !sameFailure(f, g) {
+			return false
+		}
+		best = g
+		return true
+	})
+	return best
+}
+
+func targetBackend(f *props.Finding, targets []Target) tensor.Backend {
+	for _, t := range targets {
+		if t.Backend.Name() == f.Backend {
+			return t.Backend
+		}
+	}
+	panic("campaign: a finding of an unknown backend")
+}
+
+// sameFailure reports whether g shows the same bug as f.
+func sameFailure(f, g *props.Finding) bool {
+	return g.Compare.Divergence == f.Compare.Divergence && g.Panicked == f.Panicked &&
+		g.Want.Form == f.Want.Form && g.Got.Form == f.Got.Form
+}
+
+func caseElements(c *tensor.Case) int {
+	n := 0
+	for _, a := range c.Args {
+		if a.Tensor != nil {
+			n += a.Tensor.Len()
+		}
+	}
+	return n
+}
+
+func (r *runner) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *runner) firstErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// checkpoint records the first local index not yet done: every index below
+// the smallest one in flight (or below the next to hand out) is finished.
+func (r *runner) checkpoint() {
+	low := r.next.Load()
+	for w := range r.inflight {
+		if j := r.inflight[w].Load(); j >= 0 && j < low {
+			low = j
+		}
+	}
+	if r.cfg.MaxCases > 0 {
+		low = min(low, r.state.Next+r.cfg.MaxCases)
+	}
+	r.mu.Lock()
+	r.state.Next = max(r.state.Next, low)
+	err := r.state.save(r.cfg.OutDir)
+	r.mu.Unlock()
+	if err != nil {
+		r.fail(err)
+	}
+}
+
+func (r *runner) report(ctx context.Context, done <-chan struct{}) {
+	t := time.NewTicker(r.cfg.ProgressEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			r.checkpoint()
+			r.progressLine()
+		}
+	}
+}
+
+func (r *runner) progressLine() {
+	if r.cfg.Progress == nil {
+		return
+	}
+	el := time.Since(r.start)
+	n := r.cases.Load()
+	fmt.Fprintf(r.cfg.Progress, "tfuzz: %6s  cases %d (%.0f/s)  checked %d  diverged %d  findings %d signatures\n",
+		el.Round(time.Second), n, float64(n)/max(el.Seconds(), 1e-9), r.checked.Load(), r.diverged.Load(), r.store.count())
+}
+
+func (r *runner) stats() Stats {
+	s := Stats{Seed: r.cfg.Seed, Cases: r.cases.Load(), Checked: r.checked.Load(), Divergent: r.diverged.Load(),
+		Findings: r.store.count(), Elapsed: time.Since(r.start), Next: r.state.Next}
+	for _, sz := range r.newSizes {
+		s.OriginalElements = append(s.OriginalElements, sz[0])
+		s.ShrunkElements = append(s.ShrunkElements, sz[1])
+	}
+	s.NewFindings = len(r.newSizes)
+	return s
+}

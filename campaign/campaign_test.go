@@ -1,0 +1,189 @@
+package campaign
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/props"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// buggyBackend is the model with one planted bug: integer add of MAX and a
+// positive value saturates instead of wrapping. A campaign must find it and
+// shrink it to one element per operand.
+type buggyBackend struct{}
+
+func (buggyBackend) Name() string       { return "buggy" }
+func (buggyBackend) Profiles() []string { return []string{"numpy"} }
+func (buggyBackend) Supports(p string, c *tensor.Case) bool {
+	return c.Op == "add" || c.Op == "mul" || c.Op == "neg"
+}
+
+func (buggyBackend) Eval(p string, c *tensor.Case) tensor.Outcome {
+	out := model.Eval(p, c)
+	if c.Op != "add" || out.Form != tensor.FormValue || !out.Value.DType.IsSigned() {
+		return out
+	}
+	a, b := c.Args[0].Tensor, c.Args[1].Tensor
+	if a == nil || b == nil || a.DType != b.DType || !sameShape(a.Shape, b.Shape) {
+		return out
+	}
+	v := out.Value.Clone()
+	for i := 0; i < v.Len(); i++ {
+		if a.Int(i) == a.DType.MaxInt() && b.Int(i) > 0 {
+			v.SetInt(i, a.DType.MaxInt()) // the planted bug: saturation
+		}
+	}
+	return tensor.ValueOutcome(v)
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func testConfig(dir string) Config {
+	return Config{Targets: []Target{{buggyBackend{}, "numpy"}}, Gen: props.CaseOptions{Ops: []string{"add", "neg"},
+		DTypes: []tensor.DType{tensor.I8, tensor.I16, tensor.I32}}, Seed: 7, Workers: 2, OutDir: dir}
+}
+
+func TestCampaignFindsAndShrinksAPlantedBug(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.MaxCases = 20000
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Findings == 0 {
+		t.Fatalf("no finding in %d cases (%d checked)", st.Cases, st.Checked)
+	}
+	findings, err := ReadFindings(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		if f.Info.ShrunkElements > 2 {
+			t.Errorf("%s: shrunk to %d elements, want at most 2 (one per operand): %s", f.Path, f.Info.ShrunkElements, f.Case.Describe())
+		}
+		if f.Info.Seed != 7 || f.Info.Version != Version || len(f.Case.Expect) != 1 || len(f.Case.Got) != 1 {
+			t.Errorf("%s: incomplete finding: %+v", f.Path, f.Info)
+		}
+		if w, _ := f.Case.Expect.Get("numpy"); len(w.Rules) == 0 {
+			t.Errorf("%s: the model's outcome carries no rules", f.Path)
+		}
+		if props.Differential(buggyBackend{}, "numpy", f.Case) == nil {
+			t.Errorf("%s: the stored case no longer diverges", f.Path)
+		}
+	}
+	t.Logf("%d cases, %d findings, shrunk %v from %v elements", st.Cases, st.Findings, st.ShrunkElements, st.OriginalElements)
+}
+
+func TestCampaignIsReproducible(t *testing.T) {
+	run := func() Stats {
+		cfg := testConfig(t.TempDir())
+		cfg.MaxCases, cfg.Workers = 3000, 1
+		st, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	a, b := run(), run()
+	if a.Checked != b.Checked || a.Divergent != b.Divergent || a.Findings != b.Findings {
+		t.Errorf("same seed, different campaigns: %+v vs %+v", a, b)
+	}
+}
+
+func TestShardsAreDisjoint(t *testing.T) {
+	seen := map[uint64]int{}
+	for k := 0; k < 4; k++ {
+		for j := int64(0); j < 100; j++ {
+			i := j*4 + int64(k)
+			seen[caseSeed(1, i)]++
+		}
+	}
+	for s, n := range seen {
+		if n > 1 {
+			t.Fatalf("case seed %d drawn by %d shards", s, n)
+		}
+	}
+}
+
+// TestKilledCampaignResumes kills a running campaign with SIGKILL, then
+// checks that every finding written before the kill is intact, that no file
+// is corrupt, and that --resume continues from the checkpoint.
+func TestKilledCampaignResumes(t *testing.T) {
+	if os.Getenv("TFUZZ_CAMPAIGN_CHILD") != "" {
+		cfg := testConfig(os.Getenv("TFUZZ_CAMPAIGN_CHILD"))
+		cfg.ProgressEvery = 100 * time.Millisecond
+		Run(context.Background(), cfg) // runs until killed
+		return
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledCampaignResumes$")
+	cmd.Env = append(os.Environ(), "TFUZZ_CAMPAIGN_CHILD="+dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if files, _ := filepath.Glob(filepath.Join(dir, FindingsDir, "*.jsonl")); len(files) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the child campaign wrote no finding in 60s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // kill it mid-campaign, checkpoints and writes under way
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	before, err := ReadFindings(dir) // fails on any corrupt or half-written file
+	if err != nil {
+		t.Fatalf("after SIGKILL: %v", err)
+	}
+	saved := map[string][]byte{}
+	for _, f := range before {
+		saved[f.Path], _ = os.ReadFile(f.Path)
+	}
+	seed, err := ResumeSeed(dir)
+	if err != nil {
+		t.Fatalf("checkpoint unreadable after SIGKILL: %v", err)
+	}
+	cfg := testConfig(dir)
+	cfg.Seed, cfg.Resume, cfg.MaxCases = seed, true, 500
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, data := range saved {
+		now, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(now, data) {
+			t.Errorf("%s changed or vanished after resuming", path)
+		}
+	}
+	if st.Next <= 0 || st.Findings < len(before) {
+		t.Errorf("resume did not continue: %+v (had %d findings)", st, len(before))
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, FindingsDir, ".*"))
+	for _, l := range leftovers {
+		t.Logf("temporary file left by the killed process (ignored by readers): %s", l)
+	}
+	t.Logf("%d findings before the kill, %d after resuming at case %d", len(before), st.Findings, st.Next)
+}

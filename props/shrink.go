@@ -1,0 +1,407 @@
+package props
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Shrink returns the smallest case it can find that still fails, starting
+// from c, which must fail. It knows tensors: it tries fewer elements (down to
+// the one diverging element), lower rank, a narrower dtype, values closer to
+// 0, 1, -1 and simpler scalars and attrs, and keeps a step only when
+// stillFails accepts the result. It never modifies c.
+//
+// stillFails decides what "the same failure" is; campaigns keep the profile,
+// the op and the divergence kind.
+func Shrink(c *tensor.Case, stillFails func(*tensor.Case) bool) *tensor.Case {
+	best := cloneCase(c)
+	for round := 0; round < 50; round++ {
+		improved := false
+		for _, cand := range candidates(best) {
+			if Size(cand) < Size(best) && stillFails(cand) {
+				best, improved = cand, true
+				break
+			}
+		}
+		if !improved {
+			return best
+		}
+	}
+	return best
+}
+
+// Size orders cases by simplicity: elements first, then rank, dtype width,
+// and how far values are from 0, 1 and -1.
+func Size(c *tensor.Case) float64 {
+	var elems, rank, width, values float64
+	for _, a := range c.Args {
+		if a.Scalar != nil {
+			values += scalarComplexity(a.Scalar)
+			continue
+		}
+		t := a.Tensor
+		elems += float64(t.Len())
+		rank += float64(t.Rank())
+		width += float64(t.DType.Bits()) + float64(dtypeRank(t.DType))/100
+		for i := 0; i < t.Len(); i++ {
+			values += elementComplexity(t, i)
+		}
+	}
+	if c.Attrs.Dim != nil {
+		rank += 0.5 + math.Abs(float64(*c.Attrs.Dim))/10
+	}
+	if c.Attrs.Keepdim != nil {
+		rank += 0.25
+	}
+	return elems*1e6 + rank*1e4 + width*10 + values/1e3
+}
+
+// dtypeRank orders dtypes from simplest to least simple within a width.
+func dtypeRank(d tensor.DType) int {
+	for i, x := range []tensor.DType{tensor.Bool, tensor.I8, tensor.U8, tensor.I16, tensor.U16, tensor.F16,
+		tensor.BF16, tensor.I32, tensor.U32, tensor.F32, tensor.I64, tensor.U64, tensor.F64, tensor.C64, tensor.C128} {
+		if x == d {
+			return i
+		}
+	}
+	return 99
+}
+
+func elementComplexity(t *tensor.Tensor, i int) float64 {
+	switch {
+	case t.DType == tensor.Bool:
+		return float64(t.Bits(i))
+	case t.DType.IsSigned():
+		return magnitude(float64(t.Int(i)))
+	case t.DType.IsUnsigned():
+		return magnitude(float64(t.Uint(i)))
+	case t.DType.IsComplex():
+		c := t.Complex(i)
+		return magnitude(real(c)) + magnitude(imag(c))
+	}
+	return magnitude(t.Float(i))
+}
+
+// magnitude is 0 for 0, small for ±1 and grows with size; NaN, inf and
+// fractions count as a little more complex than nearby integers.
+func magnitude(x float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return 40
+	case math.IsInf(x, 0):
+		return 41
+	case x == 0:
+		if math.Signbit(x) {
+			return 0.5
+		}
+		return 0
+	}
+	m := math.Log2(math.Abs(x)+1) + 1
+	if x != math.Trunc(x) {
+		m += 2
+	}
+	if x < 0 {
+		m += 0.25
+	}
+	return m
+}
+
+func scalarComplexity(s *tensor.Scalar) float64 { return magnitude(s.Float()) + float64(len(s.Text))/10 }
+
+func cloneCase(c *tensor.Case) *tensor.Case {
+	d := *c
+	d.Args = make([]tensor.Arg, len(c.Args))
+	for i, a := range c.Args {
+		if a.Tensor != nil {
+			d.Args[i].Tensor = a.Tensor.Clone()
+		} else {
+			s := *a.Scalar
+			d.Args[i].Scalar = &s
+		}
+	}
+	d.Expect, d.Got = nil, nil
+	return &d
+}
+
+// candidates lists simpler variants of c, most promising first.
+func candidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	out = append(out, sliceCandidates(c)...)
+	out = append(out, flattenCandidates(c)...)
+	out = append(out, attrCandidates(c)...)
+	out = append(out, dtypeCandidates(c)...)
+	out = append(out, valueCandidates(c)...)
+	return out
+}
+
+// tensorArgs returns the indices of c's tensor arguments.
+func tensorArgs(c *tensor.Case) []int {
+	var idx []int
+	for i, a := range c.Args {
+		if a.Tensor != nil {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// sliceCandidates keep one element (as 0-dim and as [1]) or one half of
+// every tensor argument; arguments of the same shape are sliced alike so
+// that elementwise pairs stay aligned.
+func sliceCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	args := tensorArgs(c)
+	if len(args) == 0 {
+		return nil
+	}
+	first := c.Args[args[0]].Tensor
+	n := first.Len()
+	if n <= 1 && first.Rank() <= 1 {
+		if n == 1 && first.Rank() == 1 {
+			out = append(out, reshapeAll(c, args, func(t *tensor.Tensor) []int {
+				if t.Len() == 1 {
+					return []int{}
+				}
+				return nil
+			}))
+		}
+		return compact(out)
+	}
+	pick := func(lo, hi int, shape []int) *tensor.Case {
+		d := cloneCase(c)
+		for _, i := range args {
+			t := d.Args[i].Tensor
+			if t.Len() != n {
+				if t.Len() == 1 {
+					continue // a broadcast partner of one element stays
+				}
+				return nil
+			}
+			d.Args[i].Tensor = sliceFlat(t, lo, hi, shape)
+		}
+		return d
+	}
+	for i := 0; i < n && i < 64; i++ {
+		out = append(out, pick(i, i+1, []int{}), pick(i, i+1, []int{1}))
+	}
+	if n > 1 {
+		out = append(out, pick(0, n/2, []int{n / 2}), pick(n/2, n, []int{n - n/2}))
+	}
+	return compact(out)
+}
+
+// sliceFlat returns elements lo..hi of t's row-major order with the given shape.
+func sliceFlat(t *tensor.Tensor, lo, hi int, shape []int) *tensor.Tensor {
+	s := t.Clone()
+	w := len(s.Data) / max(s.Len(), 1)
+	out := tensor.New(t.DType, shape...)
+	copy(out.Data, s.Data[lo*w:hi*w])
+	return out
+}
+
+// flattenCandidates lower every tensor argument of rank > 1 to rank 1.
+func flattenCandidates(c *tensor.Case) []*tensor.Case {
+	args := tensorArgs(c)
+	return compact([]*tensor.Case{reshapeAll(c, args, func(t *tensor.Tensor) []int {
+		if t.Rank() > 1 {
+			return []int{t.Len()}
+		}
+		return nil
+	})})
+}
+
+// reshapeAll applies newShape to every listed argument (nil: keep); nil if nothing changed.
+func reshapeAll(c *tensor.Case, args []int, newShape func(*tensor.Tensor) []int) *tensor.Case {
+	d := cloneCase(c)
+	changed := false
+	for _, i := range args {
+		if s := newShape(d.Args[i].Tensor); s != nil {
+			d.Args[i].Tensor = d.Args[i].Tensor.Reshape(s...)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	if d.Attrs.Dim != nil {
+		zero := 0
+		d.Attrs.Dim = &zero
+	}
+	return d
+}
+
+func attrCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	if c.Attrs.Keepdim != nil {
+		d := cloneCase(c)
+		d.Attrs.Keepdim = nil
+		out = append(out, d)
+	}
+	if c.Attrs.Dim != nil && *c.Attrs.Dim != 0 {
+		d := cloneCase(c)
+		zero := 0
+		d.Attrs.Dim = &zero
+		out = append(out, d)
+	}
+	return out
+}
+
+// narrower lists the dtypes tried in place of d, simplest first.
+func narrower(d tensor.DType) []tensor.DType {
+	switch {
+	case d.IsSigned():
+		return []tensor.DType{tensor.I8, tensor.I16, tensor.I32}
+	case d.IsUnsigned():
+		return []tensor.DType{tensor.U8, tensor.U16, tensor.U32}
+	case d.IsFloat():
+		return []tensor.DType{tensor.F16, tensor.BF16, tensor.F32}
+	case d == tensor.C128:
+		return []tensor.DType{tensor.C64}
+	}
+	return nil
+}
+
+// dtypeCandidates move every tensor of one dtype to a narrower dtype of the
+// same kind, when all its values are exactly representable there.
+func dtypeCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	for _, i := range tensorArgs(c) {
+		from := c.Args[i].Tensor.DType
+		for _, to := range narrower(from) {
+			if to.Bits() >= from.Bits() {
+				continue
+			}
+			d := cloneCase(c)
+			ok := true
+			for _, j := range tensorArgs(d) {
+				if d.Args[j].Tensor.DType == from {
+					t, exact := convertExact(d.Args[j].Tensor, to)
+					if !exact {
+						ok = false
+						break
+					}
+					d.Args[j].Tensor = t
+				}
+			}
+			if ok {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// convertExact converts t to d when every element keeps its exact value.
+func convertExact(t *tensor.Tensor, d tensor.DType) (*tensor.Tensor, bool) {
+	out := tensor.New(d, t.Shape...)
+	for i := 0; i < t.Len(); i++ {
+		switch {
+		case d.IsComplex():
+			v := t.Complex(i)
+			out.SetComplex(i, v)
+			if out.Complex(i) != v && !(math.IsNaN(real(v)) || math.IsNaN(imag(v))) {
+				return nil, false
+			}
+		case d.IsFloat():
+			v := t.Float(i)
+			out.SetFloat(i, v)
+			if math.Float64bits(out.Float(i)) != math.Float64bits(v) && !math.IsNaN(v) {
+				return nil, false
+			}
+		default:
+			v := t.Int(i)
+			if t.DType.IsUnsigned() && v < 0 {
+				return nil, false
+			}
+			out.SetInt(i, v)
+			if out.Int(i) != v {
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// valueCandidates move one element (or scalar) toward 0, 1, -1, or halve it.
+func valueCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	for _, i := range tensorArgs(c) {
+		t := c.Args[i].Tensor
+		for k := 0; k < t.Len() && k < 64; k++ {
+			for _, v := range simplerValues(t, k) {
+				d := cloneCase(c)
+				x := d.Args[i].Tensor
+				if x.DType.IsFloat() || x.DType.IsComplex() {
+					x.SetFloat(k, v)
+				} else {
+					x.SetInt(k, int64(v))
+				}
+				out = append(out, d)
+			}
+		}
+	}
+	for i, a := range c.Args {
+		if a.Scalar == nil {
+			continue
+		}
+		for _, text := range simplerScalars(a.Scalar) {
+			d := cloneCase(c)
+			d.Args[i].Scalar.Text = text
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func simplerValues(t *tensor.Tensor, k int) []float64 {
+	var v float64
+	switch {
+	case t.DType == tensor.Bool:
+		return []float64{0}
+	case t.DType.IsSigned():
+		v = float64(t.Int(k))
+	case t.DType.IsUnsigned():
+		v = float64(t.Uint(k))
+	default:
+		v = t.Float(k)
+	}
+	vals := []float64{0, 1, -1, 2, -2}
+	if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		vals = append(vals, math.Trunc(v/2), math.Trunc(v))
+	}
+	if t.DType.IsUnsigned() {
+		vals = []float64{0, 1, 2, math.Trunc(v / 2)}
+	}
+	return vals
+}
+
+func simplerScalars(s *tensor.Scalar) []string {
+	switch s.Kind {
+	case tensor.ScalarInt:
+		v := s.Int()
+		half := v.Quo(v, bigTwo)
+		return []string{"0", "1", "-1", "2", half.String()}
+	case tensor.ScalarFloat:
+		x := s.Float()
+		out := []string{"0.0", "1.0", "-1.0", "2.0", "0.5"}
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out = append(out, tensor.FormatFloat(math.Trunc(x)))
+		}
+		return out
+	}
+	return []string{"false"}
+}
+
+func compact(cs []*tensor.Case) []*tensor.Case {
+	out := cs[:0]
+	for _, c := range cs {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var bigTwo = big.NewInt(2)
