@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"math/big"
+	"sync"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -72,4 +73,375 @@ func intToFloat(v uint64, from, d tensor.DType) float64 {
 	b.SetMode(big.ToNearestEven).SetPrec(prec)
 	x, _ := b.Float64()  // exact: a value of at most 53 bits of precision
 	return roundTo(x, d) // only f16 can overflow here
+}
+
+// fpu evaluates a float kernel's operations the way it executes them: each
+// operation in the arithmetic precision prec (f32 or f64; f16/bf16 kernels
+// compute in f32), its result then stored in step, the dtype the kernel keeps
+// intermediates in (prec itself, or f16/bf16 when each operation is rounded
+// back, as XLA does for f16 graphs).
+type fpu struct{ prec, step tensor.DType }
+
+// opmathFPU computes in f32 for f16/bf16 and keeps f32 intermediates.
+func opmathFPU(d tensor.DType) fpu {
+	p := opmath(d)
+	return fpu{p, p}
+}
+
+// stepFPU computes each operation in opmath precision and rounds it to d.
+func stepFPU(d tensor.DType) fpu { return fpu{opmath(d), d} }
+
+// opmath is the precision a kernel computes a float dtype in.
+func opmath(d tensor.DType) tensor.DType {
+	if d == tensor.F64 {
+		return tensor.F64
+	}
+	return tensor.F32
+}
+
+func (f fpu) op(op string, a, b float64) float64 {
+	return roundTo(floatArith(op, a, b, f.prec), f.step)
+}
+func (f fpu) add(a, b float64) float64 { return f.op("add", a, b) }
+func (f fpu) sub(a, b float64) float64 { return f.op("sub", a, b) }
+func (f fpu) mul(a, b float64) float64 { return f.op("mul", a, b) }
+func (f fpu) div(a, b float64) float64 { return f.op("div", a, b) }
+
+// floorDivFloat is c10::div_floor_floating, which is also NumPy's
+// npy_floor_divide: the quotient of a - fmod(a, b), corrected toward -inf and
+// snapped to the nearest integer; a zero divisor gives IEEE a / b.
+func floorDivFloat(f fpu, a, b float64) float64 {
+	if b == 0 {
+		return f.div(a, b)
+	}
+	mod := fmodFloat(a, b)
+	div := f.div(f.sub(a, mod), b)
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div = f.sub(div, 1)
+	}
+	if div == 0 {
+		return math.Copysign(0, f.div(a, b))
+	}
+	fd := math.Floor(div)
+	if f.sub(div, fd) > 0.5 {
+		fd = f.add(fd, 1)
+	}
+	return fd
+}
+
+// floorDivRecipFloat is PyTorch CUDA's floor division by a CPU scalar b != 0:
+// the same algorithm with the quotient taken as (a - mod) * (1 / b).
+func floorDivRecipFloat(f fpu, a, b float64) float64 {
+	inv := f.div(1, b)
+	mod := fmodFloat(a, b)
+	div := f.mul(f.sub(a, mod), inv)
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div = f.sub(div, 1)
+	}
+	if div == 0 {
+		return math.Copysign(0, f.mul(a, inv))
+	}
+	fd := math.Floor(div)
+	if f.sub(div, fd) > 0.5 {
+		fd = f.add(fd, 1)
+	}
+	return fd
+}
+
+// floatSign is lax.sign: -1, 1, or x itself for ±0 and NaN.
+func floatSign(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return x
+}
+
+// jaxFloorDivFloat is jnp.floor_divide on floats (_float_divmod): the
+// quotient of (b == 0 ? a : a - mod), minus one when mod is nonzero and of
+// the other sign than b (NaN counts as both), rounded half away from zero.
+func jaxFloorDivFloat(f fpu, a, b float64) float64 {
+	mod := fmodFloat(a, b)
+	x := a
+	if b != 0 {
+		x = f.sub(a, mod)
+	}
+	div := f.div(x, b)
+	if mod != 0 && floatSign(b) != floatSign(mod) {
+		div = f.sub(div, 1)
+	}
+	return roundHalfAway(div)
+}
+
+// roundHalfAway rounds to the nearest integer, ties away from zero, keeping
+// the sign of zero (lax.round's default).
+func roundHalfAway(x float64) float64 { return math.Round(x) }
+
+// remFloat is the remainder with the divisor's sign as PyTorch and JAX
+// compute it: fmod, plus b when nonzero and of the other sign; a zero result
+// keeps fmod's sign (the dividend's).
+func remFloat(f fpu, a, b float64) float64 {
+	mod := fmodFloat(a, b)
+	if mod != 0 && !math.IsNaN(mod) && (b < 0) != (mod < 0) {
+		return f.add(mod, b)
+	}
+	return mod
+}
+
+// numpyRemFloat is npy_remainder: like remFloat, but a zero result takes the
+// divisor's sign, and a zero divisor gives fmod (NaN).
+func numpyRemFloat(f fpu, a, b float64) float64 {
+	mod := fmodFloat(a, b)
+	switch {
+	case b == 0 || math.IsNaN(mod):
+		return mod
+	case mod == 0:
+		return math.Copysign(0, b)
+	case (b < 0) != (mod < 0):
+		return f.add(mod, b)
+	}
+	return mod
+}
+
+// truncFloat is trunc(q) for a rounded quotient q.
+func truncFloat(q float64) float64 { return math.Trunc(q) }
+
+// ---------------------------------------------------------------- pow
+
+// powPrec is the working precision of the big-float pow: far more bits than
+// any float dtype has, so that rounding its approximation is exact except
+// when the true power lies on (or within 2^-100 half-ulps of) the rounding
+// grid, which powRounded detects and treats as exact.
+const powPrec = 400
+
+// bigPow approximates x**y for finite x > 0 and finite y != 0: exactly for
+// small integer exponents, else as exp(y ln x) at powPrec bits.
+func bigPow(x, y float64) *big.Float {
+	if y == math.Trunc(y) && math.Abs(y) <= 64 {
+		n := int(math.Abs(y))
+		p := new(big.Float).SetPrec(uint(54*n + 64)).SetFloat64(1)
+		bx := new(big.Float).SetFloat64(x)
+		for range n {
+			p.Mul(p, bx)
+		}
+		if y < 0 {
+			return new(big.Float).SetPrec(powPrec).Quo(big.NewFloat(1).SetPrec(powPrec), p)
+		}
+		return p
+	}
+	t := bigLog(x)
+	t.Mul(t, new(big.Float).SetFloat64(y))
+	return bigExp(t)
+}
+
+var (
+	ln2Once sync.Once
+	ln2Big  *big.Float
+)
+
+// bigLn2 is ln 2 = 2 atanh(1/3) at powPrec bits.
+func bigLn2() *big.Float {
+	ln2Once.Do(func() {
+		third := new(big.Float).SetPrec(powPrec + 32).Quo(big.NewFloat(1), big.NewFloat(3))
+		ln2Big = bigAtanh2(third)
+	})
+	return ln2Big
+}
+
+// bigAtanh2 is 2 atanh(z) = 2 (z + z^3/3 + z^5/5 + ...) for |z| <= 1/3.
+func bigAtanh2(z *big.Float) *big.Float {
+	prec := uint(powPrec + 32)
+	z2 := new(big.Float).SetPrec(prec).Mul(z, z)
+	term := new(big.Float).SetPrec(prec).Set(z)
+	sum := new(big.Float).SetPrec(prec).Set(z)
+	eps := new(big.Float).SetMantExp(big.NewFloat(1), -int(prec))
+	for k := 3; ; k += 2 {
+		term.Mul(term, z2)
+		t := new(big.Float).SetPrec(prec).Quo(term, big.NewFloat(float64(k)))
+		sum.Add(sum, t)
+		if new(big.Float).Abs(t).Cmp(eps) < 0 {
+			break
+		}
+	}
+	return sum.Mul(sum, big.NewFloat(2))
+}
+
+// bigLog is ln x for a finite float64 x > 0: e ln 2 + 2 atanh((m-1)/(m+1))
+// with x = m 2^e and m in [1/2, 1).
+func bigLog(x float64) *big.Float {
+	m, e := math.Frexp(x)
+	prec := uint(powPrec + 32)
+	bm := new(big.Float).SetPrec(prec).SetFloat64(m)
+	num := new(big.Float).SetPrec(prec).Sub(bm, big.NewFloat(1))
+	den := new(big.Float).SetPrec(prec).Add(bm, big.NewFloat(1))
+	r := bigAtanh2(num.Quo(num, den))
+	k := new(big.Float).SetPrec(prec).Mul(bigLn2(), big.NewFloat(float64(e)))
+	return r.Add(r, k)
+}
+
+// bigExp is e^t for |t| < 1e6: t = k ln 2 + r, e^r by its Taylor series on
+// r / 2^16 and 16 squarings, then scaled by 2^k.
+func bigExp(t *big.Float) *big.Float {
+	prec := uint(powPrec + 64)
+	tf, _ := t.Float64()
+	k := math.Round(tf / math.Ln2)
+	r := new(big.Float).SetPrec(prec).Mul(bigLn2(), big.NewFloat(k))
+	r.Sub(t, r)
+	r.SetMantExp(r, -16)
+	sum := new(big.Float).SetPrec(prec).SetFloat64(1)
+	term := new(big.Float).SetPrec(prec).SetFloat64(1)
+	eps := new(big.Float).SetMantExp(big.NewFloat(1), -int(prec))
+	for n := 1; ; n++ {
+		term.Mul(term, r)
+		term.Quo(term, big.NewFloat(float64(n)))
+		sum.Add(sum, term)
+		if new(big.Float).Abs(term).Cmp(eps) < 0 {
+			break
+		}
+	}
+	for range 16 {
+		sum.Mul(sum, sum)
+	}
+	return sum.SetMantExp(sum, int(k))
+}
+
+// binaryFormats gives precision and normal exponent range of the float dtypes.
+var binaryFormats = map[tensor.DType]struct{ p, emin, emax int }{
+	tensor.F16: {11, -14, 15}, tensor.BF16: {8, -126, 127},
+	tensor.F32: {24, -126, 127}, tensor.F64: {53, -1022, 1023},
+}
+
+// roundBig rounds b > 0 to the float dtype d (to nearest, ties to even,
+// subnormals and overflow included). An approximation within 2^-100
+// half-ulps of a value or a midpoint of d is taken to be exactly it; exact
+// reports that the result is b itself, above that b is larger than it.
+func roundBig(b *big.Float, d tensor.DType) (r float64, exact, above bool) {
+	f := binaryFormats[d]
+	ex := b.MantExp(nil) - 1 // b in [2^ex, 2^(ex+1))
+	if ex < f.emin {
+		ex = f.emin
+	}
+	q := ex - f.p + 1 // exponent of the ulp
+	s := new(big.Float).SetPrec(powPrec+64).SetMantExp(b, 1-q) // b in half-ulps
+	n, _ := s.Int(nil)
+	frac := new(big.Float).Sub(s, new(big.Float).SetInt(n))
+	tiny := new(big.Float).SetMantExp(big.NewFloat(1), -100)
+	onGrid := false
+	switch {
+	case frac.Cmp(tiny) < 0:
+		onGrid = true
+	case new(big.Float).Sub(big.NewFloat(1), frac).Cmp(tiny) < 0:
+		n.Add(n, big.NewInt(1))
+		onGrid = true
+	}
+	odd := n.Bit(0) == 1
+	half := new(big.Int).Rsh(n, 1) // whole ulps below the value
+	above = true
+	switch {
+	case odd && onGrid: // a midpoint: ties to even
+		if half.Bit(0) == 1 {
+			half.Add(half, big.NewInt(1))
+			above = false
+		}
+	case odd: // above the midpoint between half and half+1
+		half.Add(half, big.NewInt(1))
+		above = false
+	case onGrid:
+		above = false
+	}
+	r, _ = new(big.Float).SetMantExp(new(big.Float).SetInt(half), q).Float64()
+	if r >= math.Ldexp(1, f.emax+1) {
+		return math.Inf(1), false, false
+	}
+	return r, onGrid && !odd, above
+}
+
+// nextToward is the neighbor of x in the float dtype d (f32 or f64) in the
+// direction of +inf when up, else of -inf.
+func nextToward(x float64, up bool, d tensor.DType) float64 {
+	dir := math.Inf(-1)
+	if up {
+		dir = math.Inf(1)
+	}
+	if d == tensor.F32 {
+		return float64(math.Nextafter32(float32(x), float32(dir)))
+	}
+	return math.Nextafter(x, dir)
+}
+
+// powCandidates returns x**y rounded to nearest in p (f32 or f64) and the
+// other neighbor of the exact power in p (rn itself when the power is exact):
+// the two results a faithful pow with at most one ulp of error can return.
+func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
+	if x == 0 || y == 0 || x == 1 || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		r := roundTo(math.Pow(x, y), p) // special cases: exact by definition
+		return r, r
+	}
+	sign := 1.0
+	if x < 0 {
+		if y != math.Trunc(y) {
+			return math.NaN(), math.NaN()
+		}
+		if math.Mod(y, 2) != 0 {
+			sign = -1
+		}
+		x = -x
+	}
+	switch est := y * math.Log2(x); {
+	case est > 1100:
+		return sign * math.Inf(1), sign * math.Inf(1)
+	case est < -1200:
+		return math.Copysign(0, sign), math.Copysign(0, sign)
+	}
+	r, exact, above := roundBig(bigPow(x, y), p)
+	other = r
+	if !exact {
+		other = nextToward(r, above, p)
+	}
+	return sign * r, sign * other
+}
+
+// powFaithful returns x**y correctly rounded to the float dtype d (through
+// f32 for f16/bf16, as every framework computes them), and whether a
+// faithful pow could give another value of d.
+func powFaithful(x, y float64, d tensor.DType) (float64, bool) {
+	rn, other := powCandidates(x, y, opmath(d))
+	v, w := roundTo(rn, d), roundTo(other, d)
+	return v, !binSameFloat(v, w)
+}
+
+// binSameFloat reports bit equality, any NaN matching any NaN.
+func binSameFloat(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Float64bits(a) == math.Float64bits(b)
+}
+
+// approxDivF32 is an f32 division computed as x * rcp(y) with a faithful
+// reciprocal (an NVIDIA GPU's approximate division), rounded to d: the value
+// with the correctly rounded reciprocal, and whether the other faithful
+// reciprocal gives another result. Specials divide exactly.
+func approxDivF32(x, y float64, d tensor.DType) (float64, bool) {
+	if x == 0 || y == 0 || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y) {
+		return roundTo(div32(x, y), d), false
+	}
+	r := div32(1, y)
+	p := r * y // exact: two 24-bit significands
+	if p == 1 {
+		return roundTo(mul32(x, r), d), false
+	}
+	other := nextToward(r, (p < 1) == (r > 0), tensor.F32)
+	a, b := roundTo(mul32(x, r), d), roundTo(mul32(x, other), d)
+	return a, !binSameFloat(a, b)
+}
+
+// sqrtIn is a correctly rounded square root in the precision p (f32 or f64).
+func sqrtIn(x float64, p tensor.DType) float64 {
+	if p == tensor.F32 {
+		return float64(float32(math.Sqrt(float64(float32(x))))) // exact: sqrt of an f32 rounded from f64 is correctly rounded
+	}
+	return math.Sqrt(x)
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -203,4 +204,141 @@ func intPow(a, b uint64, d tensor.DType) (uint64, intFault) {
 		return result, faultOverflow
 	}
 	return result, noFault
+}
+
+// allOnes is the value of dtype d with every bit set (-1 signed, MAX unsigned).
+func allOnes(d tensor.DType) uint64 { return wrapInt(math.MaxUint64, d) }
+
+// signsDiffer is c10::signs_differ: one operand is negative, the other not.
+func signsDiffer(a, b uint64, d tensor.DType) bool {
+	return d.IsSigned() && (int64(a) < 0) != (int64(b) < 0)
+}
+
+// floorFromTrunc is c10::div_floor_integer given the truncating quotient q
+// and remainder r of a / b: one less than q when the signs differ and r != 0.
+func floorFromTrunc(a, b, q, r uint64, d tensor.DType) uint64 {
+	if signsDiffer(a, b, d) && r != 0 {
+		return wrapInt(q-1, d)
+	}
+	return q
+}
+
+// remFromFmod is PyTorch's integer remainder given C's a % b: the divisor is
+// added when the remainder is nonzero and of the other sign.
+func remFromFmod(r, b uint64, d tensor.DType) uint64 {
+	if r != 0 && signsDiffer(r, b, d) {
+		return wrapInt(r+b, d)
+	}
+	return r
+}
+
+// cudaDivByZero is the quotient and the remainder an NVIDIA GPU computes for
+// x / 0 and x % 0 (the same bit pattern for both): all ones in the 32-bit
+// register that 8-, 16- and 32-bit types are computed in, and for 64-bit
+// types all ones from nvcc's 64-bit routine, except that when the dividend
+// viewed as unsigned fits in 32 bits its 32-bit fast path runs and yields
+// 0x00000000FFFFFFFF.
+func cudaDivByZero(a uint64, d tensor.DType) uint64 {
+	if d.Bits() == 64 && a < 1<<32 {
+		return 0xFFFFFFFF
+	}
+	return allOnes(d)
+}
+
+// xlaDiv is XLA's integer division: truncating, x / 0 = -1 (all ones, MAX
+// for unsigned types) and MIN / -1 = MIN.
+func xlaDiv(a, b uint64, d tensor.DType) uint64 {
+	if b == 0 {
+		return allOnes(d)
+	}
+	q, _ := intTruncDiv(a, b, d)
+	return q
+}
+
+// xlaRem is XLA's integer remainder: C's %, x % 0 = x and MIN % -1 = 0.
+func xlaRem(a, b uint64, d tensor.DType) uint64 {
+	if b == 0 {
+		return a
+	}
+	r, _ := intFmod(a, b, d)
+	return r
+}
+
+// intSign is -1, 0 or 1.
+func intSign(a uint64, d tensor.DType) int {
+	switch {
+	case a == 0:
+		return 0
+	case d.IsSigned() && int64(a) < 0:
+		return -1
+	}
+	return 1
+}
+
+// jaxFloorDiv is jnp.floor_divide on integers: XLA's division, one less when
+// the signs of the operands differ and the remainder is nonzero (signed types).
+func jaxFloorDiv(a, b uint64, d tensor.DType) uint64 {
+	q := xlaDiv(a, b, d)
+	if d.IsSigned() && intSign(a, d) != intSign(b, d) && xlaRem(a, b, d) != 0 {
+		return wrapInt(q-1, d)
+	}
+	return q
+}
+
+// jaxRemainder is jnp.remainder on integers: a zero divisor is replaced by 1,
+// then the remainder takes the divisor's sign.
+func jaxRemainder(a, b uint64, d tensor.DType) uint64 {
+	if b == 0 {
+		b = 1
+	}
+	r := xlaRem(a, b, d)
+	if r != 0 && d.IsSigned() && (int64(r) < 0) != (int64(b) < 0) {
+		r = wrapInt(r+b, d)
+	}
+	return r
+}
+
+// jaxIntPow is jnp.power on integer arrays (_pow_int_int): six rounds of
+// square-and-multiply, so only the low 6 bits of the exponent count, and 0
+// when the base is 0 and the exponent is not.
+func jaxIntPow(a, b uint64, d tensor.DType) uint64 {
+	acc := uint64(1)
+	if a == 0 && b != 0 {
+		acc = 0
+	}
+	for range 6 {
+		if b&1 == 1 {
+			acc, _ = intArith("mul", acc, a, d)
+		}
+		a, _ = intArith("mul", a, a, d)
+		b >>= 1
+	}
+	return acc
+}
+
+// divFamily picks floor_div, trunc_div, rem or fmod of a / b from the
+// truncating quotient q and remainder r the hardware produced.
+func divFamily(op string, a, b, q, r uint64, d tensor.DType) uint64 {
+	switch op {
+	case "trunc_div":
+		return q
+	case "fmod":
+		return r
+	case "rem":
+		return remFromFmod(r, b, d)
+	}
+	return floorFromTrunc(a, b, q, r, d)
+}
+
+// intPowBig raises a to the non-negative power n by square-and-multiply over
+// n's bits, wrapping in d (lax.integer_pow on integers).
+func intPowBig(a uint64, n *big.Int, d tensor.DType) uint64 {
+	acc := uint64(1)
+	for i := range n.BitLen() {
+		if n.Bit(i) == 1 {
+			acc, _ = intArith("mul", acc, a, d)
+		}
+		a, _ = intArith("mul", a, a, d)
+	}
+	return acc
 }

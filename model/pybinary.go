@@ -1,8 +1,1040 @@
 package model
 
-import "github.com/tfuzz/tfuzz/tensor"
+import (
+	"math/big"
 
-// pyBinary evaluates the binary family for PyTorch, NumPy and JAX (not modeled yet).
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// The binary family (arithmetic, comparisons, bitwise ops) of PyTorch, NumPy
+// and JAX: promotion (pypromote.go), each framework's checks in the order it
+// makes them, then the elementwise kernels, whose arithmetic lives in
+// intarith.go and floatarith.go.
+
+var (
+	noTruncDiv = newRule("python.trunc-div.none",
+		"NumPy and JAX have no truncating division (PyTorch's rounding_mode='trunc'): the program cannot be written",
+		"oracle-00005 (numpy and jax unsupported); promotion.md §1")
+	broadcastRule = newRule("python.broadcast",
+		"operand shapes broadcast NumPy-style (aligned on the right, size-1 dims stretch); any other mismatch is an error",
+		"oracle-01306 ([2]+[3]); oracle2-00003, oracle2-00093 (2-D broadcasts); promotion.md §1 (oracle-01305's pytorch record is a runner artifact)")
+	torchSubBool = newRule("pytorch.sub.bool",
+		"PyTorch refuses sub with a bool operand (a bool tensor or a Python bool), before broadcasting and promotion",
+		"oracle2-01496, oracle2-01403, oracle2-00914; promotion.md §1")
+	torchNegPow = newRule("pytorch.pow.negative-int-exponent",
+		"an integral or bool tensor raised to a negative Python int raises RuntimeError: Integers to negative integer powers are not allowed.",
+		"ATen pow Tensor_Scalar meta function (source; no oracle case)")
+	torchPowShortcut = newRule("pytorch.pow.shortcut",
+		"pow(t, 0 or False) fills ones and pow(t, 1 or True) copies t, and 1 ** t fills ones, without running a kernel (so dtypes without a pow kernel succeed)",
+		"oracle2-00771 (u64 ** True), oracle2-00951 (u32 ** False), oracle2-01129; ATen pow_Tensor_Scalar_out, pow_Scalar_out")
+	torchComplexHalfRule = newRule("pytorch.promote.complex-half",
+		"an f16 tensor with a complex 0-dim tensor promotes to ComplexHalf, which the case format cannot express",
+		"promotion.md §2.2 (C2 cells; not in the oracle)")
+	torchBoolDivKernel = newRule("pytorch.coverage.bool-division",
+		"floor_div, rem and fmod have no bool kernel: a bool computation dtype goes to the float dispatch, NotImplementedError \"div_floor_cpu\" / \"remainder_cpu\" / \"fmod_cpu\" (…_cuda) not implemented for 'Bool'",
+		"ATen BinaryOpsKernel.cpp div_floor_kernel, remainder_kernel, fmod_kernel (source; promotion.md §2.5)")
+	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
+		"torch.maximum and torch.minimum take a Tensor other: a Python number raises TypeError",
+		"torch.maximum signature (source)")
+	numpyIntOverflow = newRule("numpy.scalar.int-out-of-bounds",
+		"NEP 50: a Python int that does not fit the integer dtype of the ufunc loop raises OverflowError (not for true division, whose loop is float, nor for comparisons, which compare exactly)",
+		"oracle-00704, oracle-00705, oracle-00782, oracle2-00071, oracle2-00623, oracle2-00785 (div ok)")
+	numpyBoolSub = newRule("numpy.sub.bool",
+		"np.subtract has no bool loop: TypeError: numpy boolean subtract, the `-` operator, is not supported",
+		"NumPy ufunc type resolver (source; promotion.md §1)")
+	numpyBoolAsInt8 = newRule("numpy.bool-as-int8",
+		"floor_divide, remainder, fmod and power have no bool loop: bool operands use the int8 loop and give i8",
+		"oracle2-00665 (bool ** bool -> i8); NumPy ufunc loops")
+	jaxIntOverflow = newRule("jax.scalar.int-out-of-range",
+		"a Python int operand outside int32 (x64 off) or int64 (x64 on) fails when the jitted op parses its arguments: OverflowError",
+		"oracle2-00071, oracle2-00608, oracle2-00628, oracle2-00808")
+	jaxBoolAsInt32 = newRule("jax.bool-as-int32",
+		"floor_divide, remainder, fmod and power promote with promote_args_numeric: a bool result becomes i32, also with x64",
+		"oracle2-00665 (bool ** bool -> i32); jax/_src/dtypes.py to_numeric_dtype")
+	jaxBoolSub = newRule("jax.sub.bool",
+		"lax.sub does not accept bool: TypeError: sub does not accept dtype bool",
+		"jax/_src/lax/lax.py sub_p (source; promotion.md §1)")
+	bitwiseFloat = newRule("python.bitwise.float",
+		"NumPy and JAX have no bitwise and/or/xor on float or complex dtypes: TypeError",
+		"oracle2-00939 and rand2 bitwise cases with a float operand; unary_index_coverage.md §4.4")
+	divToFloat = newRule("python.div.int-to-float",
+		"true division of integers or bools computes in a float: PyTorch the default f32, NumPy f64, JAX to_inexact_dtype (f32 up to 32-bit ints, f64 for 64-bit ints with x64)",
+		"oracle-00132, oracle-00101, oracle-00124, oracle2-00312, oracle2-00591; promotion.md §5")
+	jaxIntegerPow = newRule("jax.pow.integer-pow",
+		"x ** n with n a Python int (or bool, or a concrete 0-dim int array) is lax.integer_pow on the base alone: the result has the base's numeric dtype, computed by square-and-multiply (one rounding per multiplication), 1 / x**-n for negative n, TypeError for an integer base and negative n",
+		"jax/_src/numpy/ufuncs.py power; lax.py _integer_pow; oracle2-01308 (f32 x**3 = (x*x)*x)")
+)
+
+// pyBin is one binary op being evaluated.
+type pyBin struct {
+	e       *evaluation
+	op      string
+	args    []pyArg
+	common  tensor.DType // the promoted dtype of the operands
+	compute tensor.DType // the dtype the operands are converted to
+	result  tensor.DType
+	shape   []int
+	ops     [2]operand
+	// intPowExp is JAX's integer_pow exponent (nil when lax.pow runs).
+	intPowExp *big.Int
+	// jaxFmodRaw: jnp.fmod of bools keeps a zero divisor (XLA's x % 0 = x).
+	jaxFmodRaw bool
+}
+
 func (e *evaluation) pyBinary() tensor.Outcome {
-	return e.unsupported(notModeled, "tfuzz: %s is not modeled yet for %s", e.c.Op, e.p.Name)
+	if e.c.Op == "trunc_div" && e.p.Framework != PyTorch {
+		return e.unsupported(noTruncDiv, "%s has no truncating division (torch.div rounding_mode='trunc')", e.p.Framework)
+	}
+	b := &pyBin{e: e, op: e.c.Op}
+	for _, a := range e.c.Args {
+		if a.IsScalar() {
+			b.args = append(b.args, pyArg{s: a.Scalar})
+		} else {
+			b.args = append(b.args, pyArg{t: e.input(a.Tensor)})
+		}
+	}
+	var o *tensor.Outcome
+	switch e.p.Framework {
+	case PyTorch:
+		o = b.torchPrepare()
+	case NumPy:
+		o = b.numpyPrepare()
+	default:
+		o = b.jaxPrepare()
+	}
+	if o != nil {
+		return *o
+	}
+	return b.run()
+}
+
+func outcomePtr(o tensor.Outcome) *tensor.Outcome { return &o }
+
+func isComparison(op string) bool {
+	switch op {
+	case "eq", "ne", "lt", "le", "gt", "ge":
+		return true
+	}
+	return false
+}
+
+func isBitwise(op string) bool {
+	return op == "bitwise_and" || op == "bitwise_or" || op == "bitwise_xor"
+}
+
+// usesIntLoopForBool lists the ops NumPy and JAX run on integers for bools.
+func usesIntLoopForBool(op string) bool {
+	return op == "floor_div" || op == "rem" || op == "fmod" || op == "pow"
+}
+
+// broadcast sets b.shape or returns the framework's shape error.
+func (b *pyBin) broadcast() *tensor.Outcome {
+	var shapes [][]int
+	for _, a := range b.args {
+		if !a.isScalar() {
+			shapes = append(shapes, a.t.Shape)
+		}
+	}
+	b.shape = shapes[0]
+	if len(shapes) == 1 {
+		b.shape = append([]int{}, shapes[0]...)
+		return nil
+	}
+	s, bad, ok := broadcastShapes(shapes[0], shapes[1])
+	if ok {
+		b.shape = s
+		return nil
+	}
+	b.e.use(broadcastRule)
+	x, y := shapes[0], shapes[1]
+	n := max(len(x), len(y))
+	da, db := dimFromRight(x, n-1-bad), dimFromRight(y, n-1-bad)
+	switch b.e.p.Framework {
+	case PyTorch:
+		return outcomePtr(tensor.ErrorOutcome(tensor.ShapeMismatch,
+			"RuntimeError: The size of tensor a (%d) must match the size of tensor b (%d) at non-singleton dimension %d", da, db, bad))
+	case NumPy:
+		return outcomePtr(tensor.ErrorOutcome(tensor.ShapeMismatch,
+			"ValueError: operands could not be broadcast together with shapes %s %s ", shapeTupleCompact(x), shapeTupleCompact(y)))
+	}
+	return outcomePtr(tensor.ErrorOutcome(tensor.ShapeMismatch,
+		"TypeError: %s got incompatible shapes for broadcasting: %s, %s.", b.op, shapeTuple(x), shapeTuple(y)))
+}
+
+// scalarArg returns the scalar operand and its position, if any.
+func (b *pyBin) scalarArg() (*tensor.Scalar, int) {
+	for i, a := range b.args {
+		if a.isScalar() {
+			return a.s, i
+		}
+	}
+	return nil, -1
+}
+
+// ---------------------------------------------------------------- PyTorch
+
+func (b *pyBin) torchPrepare() *tensor.Outcome {
+	e := b.e
+	if e.p.Device == MPS {
+		for _, a := range b.args {
+			if !a.isScalar() && (a.t.DType == tensor.F64 || a.t.DType == tensor.C128) {
+				return outcomePtr(e.fail(torchMPSNoF64, // shared with pycast.go
+					tensor.UnsupportedDType,
+					"TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead."))
+			}
+		}
+	}
+	if s, _ := b.scalarArg(); s != nil && (b.op == "maximum" || b.op == "minimum") {
+		return outcomePtr(e.fail(torchNoScalarOverload, tensor.Other,
+			"TypeError: %s(): argument 'other' (position 2) must be Tensor, not %s", b.op, s.Kind))
+	}
+	if b.op == "sub" {
+		for _, a := range b.args {
+			if (a.isScalar() && a.kind() == tensor.ScalarBool) || (!a.isScalar() && a.t.DType == tensor.Bool) {
+				return outcomePtr(e.fail(torchSubBool, tensor.UnsupportedDType,
+					"RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."))
+			}
+		}
+	}
+	if s, pos := b.scalarArg(); b.op == "pow" && pos == 1 && s.Kind == tensor.ScalarInt && s.Int().Sign() < 0 {
+		if d := b.args[0].t.DType; d.IsInt() || d == tensor.Bool {
+			return outcomePtr(e.fail(torchNegPow, tensor.Other, "RuntimeError: Integers to negative integer powers are not allowed."))
+		}
+	}
+	if o := b.broadcast(); o != nil {
+		return o
+	}
+	common, o := e.pyPromote(b.args)
+	if o != nil {
+		return o
+	}
+	if torchComplexHalf(b.args) {
+		return outcomePtr(e.unsupported(torchComplexHalfRule, "the result dtype would be ComplexHalf (torch.complex32), which the case format has no name for"))
+	}
+	b.setDTypes(common, tensor.F32)
+	if o := b.torchPowShortcut(); o != nil {
+		return o
+	}
+	if k := e.p.torchMissingKernel(b.op, b.compute); k != "" {
+		return outcomePtr(e.torchNoKernelError(k, b.compute))
+	}
+	if b.compute == tensor.Bool && (b.op == "floor_div" || b.op == "rem" || b.op == "fmod") {
+		e.use(torchBoolDivKernel)
+		k := map[string]string{"floor_div": "div_floor", "rem": "remainder", "fmod": "fmod"}[b.op]
+		if e.p.Device == CPU {
+			k += "_cpu"
+		} else {
+			k += "_cuda"
+		}
+		return outcomePtr(e.torchNoKernelError(k, tensor.Bool))
+	}
+	return nil
+}
+
+// setDTypes sets the common, compute and result dtypes; intDiv is the float
+// dtype true division of integers computes in.
+func (b *pyBin) setDTypes(common, intDiv tensor.DType) {
+	b.common, b.compute, b.result = common, common, common
+	switch {
+	case b.op == "div" && !common.IsFloat() && !common.IsComplex():
+		b.e.use(divToFloat)
+		b.compute, b.result = intDiv, intDiv
+	case isComparison(b.op):
+		b.result = tensor.Bool
+	}
+}
+
+// torchPowShortcut answers pow(t, 0|1|False|True) and 1 ** t without a kernel.
+func (b *pyBin) torchPowShortcut() *tensor.Outcome {
+	s, pos := b.scalarArg()
+	if b.op != "pow" || s == nil {
+		return nil
+	}
+	var fill bool
+	switch {
+	case pos == 1 && scalarEquals(s, 0):
+		fill = true
+	case pos == 1 && scalarEquals(s, 1):
+		fill = false
+	case pos == 0 && s.Kind != tensor.ScalarBool && s.Float() == 1:
+		fill = true
+	default:
+		return nil
+	}
+	b.e.use(torchPowShortcut)
+	out := tensor.New(b.result, b.shape...)
+	src := b.e.convertArg(b.args[1-pos], b.result)
+	for i := range out.Len() {
+		if fill {
+			setOne(out, i)
+		} else {
+			copyElem(out, i, src, i)
+		}
+	}
+	return outcomePtr(tensor.ValueOutcome(out))
+}
+
+// scalarEquals is c10::Scalar::equal against v (a bool equals only 0/1 as false/true).
+func scalarEquals(s *tensor.Scalar, v float64) bool { return s.Float() == v }
+
+func setOne(t *tensor.Tensor, i int) {
+	switch {
+	case t.DType.IsFloat() || t.DType.IsComplex():
+		t.SetFloat(i, 1)
+	default:
+		t.SetInt(i, 1)
+	}
+}
+
+func copyElem(dst *tensor.Tensor, i int, src *tensor.Tensor, j int) {
+	if dst.DType.IsComplex() {
+		dst.SetComplex(i, src.Complex(j))
+		return
+	}
+	dst.SetBits(i, src.Bits(j))
+}
+
+// ---------------------------------------------------------------- NumPy
+
+func (b *pyBin) numpyPrepare() *tensor.Outcome {
+	e := b.e
+	common, _ := e.pyPromote(b.args)
+	b.setDTypes(common, tensor.F64)
+	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && common.IsInt() && b.op != "div" && !isComparison(b.op) {
+		if !intFits(s.Int(), common) {
+			return outcomePtr(e.fail(numpyIntOverflow, tensor.OutOfRange,
+				"OverflowError: Python integer %s out of bounds for %s", s.Text, pyName(common)))
+		}
+	}
+	switch {
+	case b.op == "sub" && common == tensor.Bool:
+		return outcomePtr(e.fail(numpyBoolSub, tensor.UnsupportedDType,
+			"TypeError: numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead."))
+	case usesIntLoopForBool(b.op) && common == tensor.Bool:
+		e.use(numpyBoolAsInt8)
+		b.compute, b.result = tensor.I8, tensor.I8
+	case isBitwise(b.op) && (common.IsFloat() || common.IsComplex()):
+		return outcomePtr(e.fail(bitwiseFloat, tensor.UnsupportedDType,
+			"TypeError: ufunc '%s' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''", b.op))
+	}
+	return b.broadcast()
+}
+
+// intFits reports whether v is a value of the integer dtype d.
+func intFits(v *big.Int, d tensor.DType) bool {
+	if d.IsSigned() {
+		return v.IsInt64() && v.Int64() >= d.MinInt() && v.Int64() <= d.MaxInt()
+	}
+	return v.Sign() >= 0 && v.IsUint64() && v.Uint64() <= d.MaxUint()
+}
+
+// ---------------------------------------------------------------- JAX
+
+func (b *pyBin) jaxPrepare() *tensor.Outcome {
+	e := b.e
+	s, pos := b.scalarArg()
+	if b.op == "pow" && pos != 0 {
+		if o := b.jaxIntegerPow(); o != nil || b.intPowExp != nil {
+			return o
+		}
+	}
+	if s != nil && s.Kind == tensor.ScalarInt {
+		limit := tensor.I32
+		if e.p.X64 {
+			limit = tensor.I64
+		}
+		if !intFits(s.Int(), limit) {
+			return outcomePtr(e.fail(jaxIntOverflow, tensor.OutOfRange,
+				"OverflowError: An overflow was encountered while parsing an argument to a jitted computation, whose argument path is x%d. Got <class 'int'> with value %s", pos+1, s.Text))
+		}
+	}
+	common, _ := e.pyPromote(b.args)
+	b.setDTypes(common, jaxInexact(common))
+	if o := b.broadcast(); o != nil {
+		return o
+	}
+	switch {
+	case b.op == "sub" && common == tensor.Bool:
+		return outcomePtr(e.fail(jaxBoolSub, tensor.UnsupportedDType,
+			"TypeError: sub does not accept dtype bool. Accepted dtypes are subtypes of number."))
+	case usesIntLoopForBool(b.op) && common == tensor.Bool:
+		e.use(jaxBoolAsInt32)
+		b.compute, b.result = tensor.I32, tensor.I32
+		b.jaxFmodRaw = true
+	case isBitwise(b.op) && (common.IsFloat() || common.IsComplex()):
+		lax := map[string]string{"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}[b.op]
+		return outcomePtr(e.fail(bitwiseFloat, tensor.UnsupportedDType,
+			"TypeError: %s does not accept dtype %s at position 0. Accepted dtypes at position 0 are subtypes of integer, bool.", lax, pyName(common)))
+	}
+	return nil
+}
+
+// jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is a
+// Python int or bool, or a concrete 0-dim integer array: the result has the
+// numeric dtype of the base alone.
+func (b *pyBin) jaxIntegerPow() *tensor.Outcome {
+	y := b.args[1]
+	switch {
+	case y.isScalar() && y.kind() == tensor.ScalarInt:
+		b.intPowExp = y.s.Int()
+	case y.isScalar() && y.kind() == tensor.ScalarBool:
+		b.intPowExp = big.NewInt(int64(y.s.Float()))
+	case !y.isScalar() && y.t.Rank() == 0 && y.t.DType.IsInt():
+		if y.t.DType.IsSigned() {
+			b.intPowExp = big.NewInt(y.t.Int(0))
+		} else {
+			b.intPowExp = new(big.Int).SetUint64(y.t.Uint(0))
+		}
+	default:
+		return nil
+	}
+	e := b.e
+	e.use(jaxIntegerPow)
+	base := b.args[0]
+	d := jaxResultType([]pyArg{base}, e.p.X64)
+	b.common, b.compute, b.result = d, jaxNumeric(d), jaxNumeric(d)
+	if b.compute != d {
+		e.use(jaxBoolAsInt32)
+	}
+	if b.compute.IsInt() && b.intPowExp.Sign() < 0 {
+		return outcomePtr(e.fail(jaxIntegerPow, tensor.Other,
+			"TypeError: Integers cannot be raised to negative powers, got integer_pow(%s, %s)", pyName(b.compute), b.intPowExp))
+	}
+	b.shape = []int{}
+	if !base.isScalar() {
+		b.shape = append(b.shape, base.t.Shape...)
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- elements
+
+var (
+	torchIntZeroDiv = newRule("pytorch.cpu.int-zero-divisor",
+		"PyTorch's CPU integer floor_div, trunc_div, rem and fmod check every divisor: RuntimeError: ZeroDivisionError (the first offending element in output order decides against a MIN / -1 trap)",
+		"oracle-00016, oracle-00018, oracle-00020, oracle-00065, oracle-00040, oracle2-00335, oracle2-00071; oracle2-01578 (empty output: no error)")
+	torchTruncTrap = newRule("pytorch.cpu.x86.trunc-div-min-by-minus-one",
+		"x86-64 idiv traps on MIN / -1: PyTorch CPU trunc_div of i32 or i64 kills the process with SIGFPE (i8/i16 are divided as int and give MIN)",
+		"oracle-00105 (i32), oracle-00148 (i64); DESIGN.md (x86-64 idiv)")
+	minByMinusOne = newRule("python.int.min-by-minus-one",
+		"MIN / -1 wraps to MIN in floor and truncating division, and MIN % -1 is 0 (XLA defines it, GPUs and Arm64 sdiv do not trap, NumPy warns)",
+		"oracle-00017, oracle-00103, oracle-00105 (cuda), oracle-00146, oracle-00150, oracle-00152; seed 000 §除以 0 和 MIN / -1 (MPS)")
+	cudaZeroDiv = newRule("pytorch.cuda.int-zero-divisor",
+		"CUDA integer division never traps: x / 0 and x % 0 are both all ones in the 32-bit register (8/16/32-bit types) or from nvcc's 64-bit routine (0x00000000FFFFFFFF when the dividend fits in 32 unsigned bits); floor_div and rem then apply c10's sign corrections",
+		"oracle-00016, oracle-00018, oracle-00040, oracle-00145, oracle2-00335; arith.md R3.2")
+	mpsZeroDiv = newRule("pytorch.mps.int-zero-divisor",
+		"PyTorch on MPS does not check zero divisors: signed x / 0 = 0 and x % 0 = x (so -7 // 0 = -1); unsigned results are unspecified (no evidence)",
+		"seed 000 §除以 0 和 MIN / -1 (MPS rows: [7,-7] // 0 = [0,-1], trunc = [0,0])")
+	numpyIntZeroDiv = newRule("numpy.int.zero-divisor",
+		"NumPy integer x // 0, x % 0 and fmod(x, 0) are 0 with a RuntimeWarning",
+		"oracle-00016, oracle-00020, oracle-00065, oracle-00082, oracle-00170")
+	jaxIntDivRule = newRule("jax.int.division",
+		"XLA integer division: x / 0 = -1 (MAX unsigned), x % 0 = x, MIN / -1 = MIN; jnp.floor_divide corrects the quotient toward -inf for signed types, jnp.remainder and jnp.fmod replace a zero integer divisor by 1",
+		"oracle-00016, oracle-00020, oracle-00065, oracle-00082, oracle-00125, oracle2-00918; jax/_src/numpy/ufuncs.py")
+	torchIntPow = newRule("pytorch.int.pow",
+		"integer pow by square-and-multiply with wrapping; a negative exponent gives 1 for base 1, ±1 for base -1, else 0",
+		"oracle2-00170, oracle2-00986, oracle2-00413, oracle2-01207")
+	numpyIntPow = newRule("numpy.int.pow",
+		"integer power by square-and-multiply with wrapping; any negative exponent element raises ValueError: Integers to negative integer powers are not allowed.",
+		"oracle2-00170, oracle2-00487, oracle2-00477, oracle2-00937")
+	jaxIntPowRule = newRule("jax.int.pow",
+		"jnp.power on integer arrays runs six rounds of square-and-multiply: x ** (y mod 64), wrapped, 0 when x is 0 and y is not",
+		"oracle2-00170, oracle2-00986, oracle2-01418, oracle2-01207; jax _pow_int_int")
+	numpyCmpExact = newRule("numpy.compare.python-int",
+		"NumPy 2 compares an integer array with a Python int exactly, even one outside the array's range",
+		"NumPy 2 release notes, NEP 50 (source; not in the oracle)")
+)
+
+// run converts the operands and evaluates every output element.
+func (b *pyBin) run() tensor.Outcome {
+	if b.intPowExp != nil {
+		return b.runIntegerPow()
+	}
+	for k := range 2 {
+		b.ops[k] = operand{t: b.e.convertArg(b.args[k], b.compute)}
+	}
+	b.setOpmath()
+	out := tensor.New(b.result, b.shape...)
+	if o := b.numpyNegativePow(out.Len()); o != nil {
+		return *o
+	}
+	for i := range out.Len() {
+		if o := b.elem(out, i); o != nil {
+			return *o
+		}
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// at returns the index of output element i in operand k.
+func (b *pyBin) at(k, i int) int { return broadcastIndex(b.shape, i, b.ops[k].t.Shape) }
+
+// setOpmath marks the operands PyTorch reads at f32 from their original value.
+func (b *pyBin) setOpmath() {
+	e := b.e
+	if e.p.Framework != PyTorch || (b.compute != tensor.F16 && b.compute != tensor.BF16) {
+		return
+	}
+	for k, a := range b.args {
+		var use bool
+		if e.p.Device == CUDA {
+			use = a.isScalar() && (b.op == "add" || b.op == "sub" || b.op == "mul" || b.op == "div")
+		} else {
+			// iter.is_scalar(2): the operand the kernel sees second, after
+			// Python reflects a left scalar of mul and div (reciprocal * s)
+			second := 1
+			if (b.op == "mul" || b.op == "div") && b.args[0].isScalar() {
+				second = 0
+			}
+			oneElem := a.isScalar() || a.t.Len() == 1
+			use = k == second && oneElem && (b.op == "mul" || b.op == "div" || b.op == "floor_div" || b.op == "trunc_div")
+		}
+		if use {
+			e.use(torchOpmathScalar)
+			v := e.originalAtF32(a)
+			b.ops[k].opmath = &v
+		}
+	}
+}
+
+// numpyNegativePow is NumPy's integer power check over the output elements.
+func (b *pyBin) numpyNegativePow(n int) *tensor.Outcome {
+	if b.e.p.Framework != NumPy || b.op != "pow" || !b.compute.IsSigned() {
+		return nil
+	}
+	for i := range n {
+		if b.ops[1].t.Int(b.at(1, i)) < 0 {
+			return outcomePtr(b.e.fail(numpyIntPow, tensor.Other, "ValueError: Integers to negative integer powers are not allowed."))
+		}
+	}
+	return nil
+}
+
+// elem evaluates output element i.
+func (b *pyBin) elem(out *tensor.Tensor, i int) *tensor.Outcome {
+	x, y := b.ops[0].t, b.ops[1].t
+	xi, yi := b.at(0, i), b.at(1, i)
+	switch c := b.compute; {
+	case isComparison(b.op):
+		out.SetBool(i, b.compare(x, xi, y, yi))
+	case c == tensor.Bool:
+		out.SetBool(i, boolOp(b.op, x.Bool(xi), y.Bool(yi)))
+	case c.IsComplex():
+		out.SetComplex(i, complexOp(b.op, x.Complex(xi), y.Complex(yi), c.Component()))
+	case c.IsInt():
+		v, o := b.intElem(x.Uint(xi), y.Uint(yi))
+		if o != nil {
+			return o
+		}
+		if v.unspecified {
+			out.SetUnspecified(i)
+		}
+		out.SetUint(i, v.v)
+	default:
+		v, unspec := b.floatElem(x.Float(xi), y.Float(yi))
+		out.SetFloat(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
+	}
+	return nil
+}
+
+func boolOp(op string, x, y bool) bool {
+	switch op {
+	case "add", "bitwise_or", "maximum":
+		return x || y
+	case "mul", "bitwise_and", "minimum":
+		return x && y
+	case "bitwise_xor":
+		return x != y
+	}
+	panic("model: bool " + op)
+}
+
+// complexOp is add or sub of complex values, each part rounded to c.
+func complexOp(op string, x, y complex128, c tensor.DType) complex128 {
+	re := floatArith(op, real(x), real(y), opmath(c))
+	im := floatArith(op, imag(x), imag(y), opmath(c))
+	return complex(roundTo(re, c), roundTo(im, c))
+}
+
+// compare evaluates a comparison in the compute dtype.
+func (b *pyBin) compare(x *tensor.Tensor, xi int, y *tensor.Tensor, yi int) bool {
+	var c int // -1, 0, 1; 2 when unordered (NaN)
+	switch d := b.compute; {
+	case d.IsComplex():
+		if x.Complex(xi) == y.Complex(yi) {
+			c = 0
+		} else {
+			c = 2
+		}
+	case d.IsFloat():
+		c = floatCmp(x.Float(xi), y.Float(yi))
+	default:
+		c = b.intCmp(x.Uint(xi), y.Uint(yi))
+	}
+	switch b.op {
+	case "eq":
+		return c == 0
+	case "ne":
+		return c != 0
+	case "lt":
+		return c == -1
+	case "le":
+		return c == -1 || c == 0
+	case "gt":
+		return c == 1
+	}
+	return c == 1 || c == 0
+}
+
+func floatCmp(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	case x == y:
+		return 0
+	}
+	return 2
+}
+
+// intCmp compares integers of the compute dtype; NumPy compares a Python
+// int scalar exactly.
+func (b *pyBin) intCmp(x, y uint64) int {
+	d := b.compute
+	if s, pos := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && b.e.p.Framework == NumPy {
+		b.e.use(numpyCmpExact)
+		v := new(big.Int)
+		if d.IsSigned() {
+			v.SetInt64(int64(x))
+			if pos == 0 {
+				v.SetInt64(int64(y))
+			}
+		} else {
+			v.SetUint64(x)
+			if pos == 0 {
+				v.SetUint64(y)
+			}
+		}
+		c := v.Cmp(s.Int())
+		if pos == 0 {
+			c = -c
+		}
+		return c
+	}
+	switch {
+	case x == y:
+		return 0
+	case intLess(x, y, d):
+		return -1
+	}
+	return 1
+}
+
+// ival2 is an integer result, possibly unspecified.
+type intResult struct {
+	v           uint64
+	unspecified bool
+}
+
+// intElem evaluates an integer op on two elements of the compute dtype.
+func (b *pyBin) intElem(x, y uint64) (intResult, *tensor.Outcome) {
+	d := b.compute
+	switch b.op {
+	case "add", "sub", "mul":
+		v, _ := intArith(b.op, x, y, d)
+		return intResult{v: v}, nil
+	case "bitwise_and":
+		return intResult{v: x & y}, nil
+	case "bitwise_or":
+		return intResult{v: x | y}, nil
+	case "bitwise_xor":
+		return intResult{v: x ^ y}, nil
+	case "maximum", "minimum":
+		if intLess(x, y, d) == (b.op == "maximum") {
+			return intResult{v: y}, nil
+		}
+		return intResult{v: x}, nil
+	case "pow":
+		return intResult{v: b.intPow(x, y)}, nil
+	}
+	switch b.e.p.Framework {
+	case PyTorch:
+		return b.torchIntDiv(x, y)
+	case NumPy:
+		return intResult{v: b.numpyIntDiv(x, y)}, nil
+	}
+	return intResult{v: b.jaxIntDiv(x, y)}, nil
+}
+
+func (b *pyBin) intPow(x, y uint64) uint64 {
+	d := b.compute
+	switch b.e.p.Framework {
+	case PyTorch:
+		b.e.use(torchIntPow)
+	case NumPy:
+		b.e.use(numpyIntPow)
+	default:
+		b.e.use(jaxIntPowRule)
+		return jaxIntPow(x, y, d)
+	}
+	v, _ := intPow(x, y, d)
+	return v
+}
+
+// torchIntDiv is PyTorch's integer floor_div, trunc_div, rem and fmod.
+func (b *pyBin) torchIntDiv(x, y uint64) (intResult, *tensor.Outcome) {
+	e, d := b.e, b.compute
+	var q, r uint64
+	switch {
+	case y == 0 && e.p.Device == CPU:
+		return intResult{}, outcomePtr(e.fail(torchIntZeroDiv, tensor.ZeroDivision, "RuntimeError: ZeroDivisionError"))
+	case y == 0 && e.p.Device == MPS:
+		e.use(mpsZeroDiv)
+		if !d.IsSigned() {
+			return intResult{unspecified: true}, nil
+		}
+		q, r = 0, x
+	case y == 0:
+		e.use(cudaZeroDiv)
+		q = cudaDivByZero(x, d)
+		r = q
+	default:
+		var f intFault
+		q, f = intTruncDiv(x, y, d)
+		r, _ = intFmod(x, y, d)
+		if f == faultMinByNegOne {
+			if b.op == "trunc_div" && e.p.Device == CPU && e.p.Arch == X86 && d.Bits() >= 32 {
+				e.use(torchTruncTrap)
+				return intResult{}, outcomePtr(tensor.CrashOutcome("SIGFPE"))
+			}
+			e.use(minByMinusOne)
+		}
+	}
+	return intResult{v: divFamily(b.op, x, y, q, r, d)}, nil
+}
+
+func (b *pyBin) numpyIntDiv(x, y uint64) uint64 {
+	d := b.compute
+	if y == 0 {
+		b.e.use(numpyIntZeroDiv)
+		b.e.warn("RuntimeWarning: divide by zero encountered in %s", map[string]string{"floor_div": "floor_divide", "rem": "remainder", "fmod": "fmod"}[b.op])
+		return 0
+	}
+	var v uint64
+	var f intFault
+	switch b.op {
+	case "floor_div":
+		v, f = intFloorDiv(x, y, d)
+	case "rem":
+		v, f = intRem(x, y, d)
+	default:
+		v, f = intFmod(x, y, d)
+	}
+	if f == faultMinByNegOne {
+		b.e.use(minByMinusOne)
+		b.e.warn("RuntimeWarning: overflow encountered in floor_divide")
+	}
+	return v
+}
+
+func (b *pyBin) jaxIntDiv(x, y uint64) uint64 {
+	d := b.compute
+	b.e.use(jaxIntDivRule)
+	switch b.op {
+	case "floor_div":
+		return jaxFloorDiv(x, y, d)
+	case "rem":
+		return jaxRemainder(x, y, d)
+	}
+	if y == 0 && !b.jaxFmodRaw {
+		y = 1
+	}
+	return xlaRem(x, y, d)
+}
+
+// ---------------------------------------------------------------- float elements
+
+var (
+	torchRDiv = newRule("pytorch.div.scalar-left",
+		"s / t is t.reciprocal() * s (Tensor.__rtruediv__): the reciprocal is rounded to the dtype, then multiplied",
+		"torch/_tensor.py __rdiv__ (source); promotion.md §2.4, §6.4")
+	cudaScalarDiv = newRule("pytorch.cuda.div-by-scalar",
+		"PyTorch CUDA divides by a CPU scalar b as a * (1/b), the reciprocal rounded in opmath (also for floor_div and trunc_div)",
+		"oracle-00842 (f32 65504 / 3.0 = 21834.66796875), oracle-00847, oracle2-01345; BinaryDivTrueKernel.cu")
+	xlaCPURecipDiv = newRule("jax.cpu.div-by-scalar",
+		"XLA on CPU divides by a Python scalar as a * (1/b), the reciprocal rounded in f32 (f64 for f64)",
+		"oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
+	xlaGPUDiv = newRule("jax.gpu.approximate-f32-div",
+		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, computed in f32) approximately, as x * rcp(y) with a faithful hardware reciprocal: the result is unspecified when the two faithful reciprocals give different results",
+		"oracle-00194, oracle2-00388 (30/255 = 0.11764705181121826), oracle2-01037 (0.5/255), oracle2-00312")
+	floorDivFloatRule = newRule("python.float.floor-div",
+		"float floor division: PyTorch and NumPy take (a - fmod(a, b)) / b, correct it toward -inf and snap to an integer (a zero divisor gives a / b); JAX rounds half away from zero after the same correction, so -0.0 // 3 is 0.0",
+		"oracle-00195, oracle-00185, oracle-00205, oracle2-00653; c10::div_floor_floating, npy_divmod, jnp _float_divmod")
+	remFloatRule = newRule("python.float.rem",
+		"float remainder = fmod(a, b) plus b when nonzero and of the other sign; PyTorch and JAX keep a zero's sign from fmod, NumPy gives a zero the divisor's sign",
+		"oracle-00196, oracle-00176, oracle2-00373, oracle2-00808")
+	maxMinZeros = newRule("python.float.max-min-signed-zero",
+		"maximum/minimum propagate NaN; on ±0 ties pytorch/cpu (x86 maxps/minps) and NumPy return the second operand (NumPy's f16 loop the first), CUDA, Arm64 and JAX order -0 < +0, MPS is unspecified",
+		"oracle-00178, oracle-00188, oracle-00189, oracle-00198, oracle-00199, oracle-00208, oracle-00209")
+	floatPowRule = newRule("python.float.pow",
+		"float pow is C99 pow correctly rounded (f16/bf16 through f32); PyTorch special-cases scalar exponents 0.5 (sqrt), -0.5 (1/sqrt), -1 (1/x) and 2, 3, -2 (multiplications), NumPy's float arrays ** 2, ** -1, ** 0.5",
+		"oracle2-00029, oracle2-00857, oracle2-01308, oracle2-00223; ATen pow_tensor_scalar_kernel; numpy fast_scalar_power")
+	faithfulPow = newRule("python.float.pow-faithful-only",
+		"NumPy's f64 pow (SVML) and XLA's GPU pow are faithful but not correctly rounded: where the exact power is not a value of the dtype, the element is unspecified when the two faithful results differ",
+		"oracle2-00029 (numpy 1.6328322220012903e+46, correct ...906e+46), oracle2-00886, oracle2-00369 (jax/gpu-x64), oracle2-00857 (jax/gpu f32 and f64)")
+	cudaRsqrt = newRule("pytorch.cuda.rsqrt",
+		"PyTorch CUDA computes t ** -0.5 with the approximate rsqrt intrinsic: unspecified for finite positive inputs",
+		"ATen PowKernel.cu pow_tensor_scalar_kernel (source)")
+)
+
+// floatElem evaluates a float op on two elements of the compute dtype; the
+// bool reports an unspecified result.
+func (b *pyBin) floatElem(x, y float64) (float64, bool) {
+	d := b.compute
+	switch b.op {
+	case "add", "sub", "mul", "div":
+		return b.floatArith(x, y)
+	case "floor_div":
+		b.e.use(floorDivFloatRule)
+		return roundTo(b.floatFloorDiv(x, y), d), false
+	case "trunc_div":
+		return b.floatTruncDiv(x, y), false
+	case "rem":
+		b.e.use(remFloatRule)
+		if b.e.p.Framework == NumPy {
+			return numpyRemFloat(stepFPU(d), x, y), false
+		}
+		return remFloat(stepFPU(d), x, y), false
+	case "fmod":
+		return fmodFloat(x, y), false
+	case "maximum", "minimum":
+		return b.floatMaxMin(x, y)
+	}
+	return b.floatPow(x, y)
+}
+
+// reads returns the values the kernel reads for x and y (PyTorch's opmath
+// originals where they apply).
+func (b *pyBin) reads(x, y float64) (float64, float64) {
+	if o := b.ops[0].opmath; o != nil {
+		x = *o
+	}
+	if o := b.ops[1].opmath; o != nil {
+		y = *o
+	}
+	return x, y
+}
+
+func (b *pyBin) floatArith(x, y float64) (float64, bool) {
+	e, d, p := b.e, b.compute, opmath(b.compute)
+	switch {
+	case e.p.Framework == PyTorch && b.op == "div" && b.args[0].isScalar():
+		e.use(torchRDiv)
+		rec := roundTo(floatArith("div", 1, y, p), d)
+		s, _ := b.reads(x, y)
+		return roundTo(floatArith("mul", rec, s, p), d), false
+	case e.p.Framework == PyTorch && b.op == "div" && e.p.Device == CUDA && b.args[1].isScalar():
+		e.use(cudaScalarDiv)
+		x, y = b.reads(x, y)
+		return roundTo(floatArith("mul", x, floatArith("div", 1, y, p), p), d), false
+	case e.p.Framework == PyTorch:
+		x, y = b.reads(x, y)
+	case b.op == "div" && e.p.Framework == JAX && e.p.Device == GPU && p == tensor.F32:
+		v, unspec := approxDivF32(x, y, d)
+		if unspec {
+			e.use(xlaGPUDiv)
+		}
+		return v, unspec
+	case b.op == "div" && e.p.Framework == JAX && b.args[1].isScalar():
+		e.use(xlaCPURecipDiv)
+		return roundTo(floatArith("mul", x, floatArith("div", 1, y, p), p), d), false
+	}
+	return roundTo(floatArith(b.op, x, y, p), d), false
+}
+
+func (b *pyBin) floatFloorDiv(x, y float64) float64 {
+	e, d := b.e, b.compute
+	switch {
+	case e.p.Framework == JAX:
+		return jaxFloorDivFloat(stepFPU(d), x, y)
+	case e.p.Framework == PyTorch && e.p.Device == CUDA && b.args[1].isScalar() && y != 0:
+		e.use(cudaScalarDiv)
+		return floorDivRecipFloat(opmathFPU(d), x, y)
+	}
+	x, y = b.reads(x, y)
+	return floorDivFloat(opmathFPU(d), x, y)
+}
+
+// floatTruncDiv is PyTorch's trunc(a / b) on floats.
+func (b *pyBin) floatTruncDiv(x, y float64) float64 {
+	e, d, p := b.e, b.compute, opmath(b.compute)
+	switch {
+	case b.ops[1].opmath != nil:
+		return roundTo(truncFloat(floatArith("div", x, *b.ops[1].opmath, tensor.F32)), d)
+	case e.p.Device == CUDA && b.args[1].isScalar():
+		e.use(cudaScalarDiv)
+		return roundTo(truncFloat(floatArith("mul", x, floatArith("div", 1, y, p), p)), d)
+	}
+	return truncFloat(roundTo(floatArith("div", x, y, p), d))
+}
+
+func (b *pyBin) floatMaxMin(x, y float64) (float64, bool) {
+	e, isMax := b.e, b.op == "maximum"
+	switch {
+	case x != x || y != y:
+		return x + y, false // NaN
+	case x != y || x != 0:
+		if (x < y) == isMax {
+			return y, false
+		}
+		return x, false
+	}
+	e.use(maxMinZeros)
+	switch {
+	case e.p.Framework == PyTorch && e.p.Device == MPS:
+		return x, true
+	case e.p.Framework == NumPy && b.compute == tensor.F16:
+		return x, false
+	case e.p.Framework == NumPy || (e.p.Framework == PyTorch && e.p.Device == CPU && e.p.Arch == X86):
+		return y, false
+	case isMax == isNeg(x):
+		return y, false
+	}
+	return x, false
+}
+
+func (b *pyBin) floatPow(x, y float64) (float64, bool) {
+	e, d := b.e, b.compute
+	e.use(floatPowRule)
+	s, pos := b.scalarArg()
+	switch e.p.Framework {
+	case PyTorch:
+		if pos == 1 {
+			return b.torchScalarPow(x, s.Float())
+		}
+	case NumPy:
+		if v, ok := numpyFastPow(x, s, pos, d); ok {
+			return v, false
+		}
+	}
+	v, unfaithful := powFaithful(x, y, d)
+	if unfaithful && ((e.p.Framework == NumPy && d == tensor.F64) || (e.p.Framework == JAX && e.p.Device == GPU)) {
+		e.use(faithfulPow)
+		return v, true
+	}
+	return v, false
+}
+
+// numpyFastPow is NumPy's fast_scalar_power for float arrays: ** -1, ** 2
+// (Python ints) and ** 0.5 (a Python float) run reciprocal, square, sqrt.
+func numpyFastPow(x float64, s *tensor.Scalar, pos int, d tensor.DType) (float64, bool) {
+	if pos != 1 || d == tensor.BF16 || s.Kind == tensor.ScalarBool {
+		return 0, false
+	}
+	p := opmath(d)
+	switch v := s.Float(); {
+	case s.Kind == tensor.ScalarInt && v == -1:
+		return roundTo(floatArith("div", 1, x, p), d), true
+	case s.Kind == tensor.ScalarInt && v == 2:
+		return roundTo(floatArith("mul", x, x, p), d), true
+	case s.Kind == tensor.ScalarFloat && v == 0.5:
+		return roundTo(sqrtIn(x, p), d), true
+	}
+	return 0, false
+}
+
+// torchScalarPow is pow_tensor_scalar: sqrt, 1/sqrt and reciprocal for the
+// exponents 0.5, -0.5, -1 (CPU: f32/f64/bf16 only), then, with the exponent
+// converted to the dtype (CPU f32/f64 keep it as a double), multiplications
+// for 2, 3 and -2 (CPU: not f16) and pow otherwise.
+func (b *pyBin) torchScalarPow(x, exp float64) (float64, bool) {
+	d, p, cuda := b.compute, opmath(b.compute), b.e.p.Device == CUDA
+	step := stepFPU(d)
+	special := cuda || d != tensor.F16
+	if special {
+		switch exp {
+		case 0.5:
+			return roundTo(sqrtIn(x, p), d), false
+		case -0.5:
+			if cuda && x > 0 && !isInf(x) {
+				b.e.use(cudaRsqrt)
+				return roundTo(floatArith("div", 1, sqrtIn(x, p), p), d), true
+			}
+			return roundTo(floatArith("div", 1, sqrtIn(x, p), p), d), false
+		case -1:
+			return roundTo(floatArith("div", 1, x, p), d), false
+		}
+	}
+	if cuda || d == tensor.F16 || d == tensor.BF16 {
+		exp = roundTo(exp, d)
+	}
+	if special {
+		switch exp {
+		case 2:
+			return step.mul(x, x), false
+		case 3:
+			return step.mul(step.mul(x, x), x), false
+		case -2:
+			return step.div(1, step.mul(x, x)), false
+		}
+	}
+	v, _ := powFaithful(x, exp, d)
+	return v, false
+}
+
+func isInf(x float64) bool { return x-x != 0 && x == x }
+
+// runIntegerPow evaluates JAX's lax.integer_pow(base, n).
+func (b *pyBin) runIntegerPow() tensor.Outcome {
+	d := b.compute
+	base := b.e.convertArg(b.args[0], d)
+	out := tensor.New(b.result, b.shape...)
+	for i := range out.Len() {
+		j := broadcastIndex(b.shape, i, base.Shape)
+		if d.IsInt() {
+			out.SetUint(i, intPowBig(base.Uint(j), b.intPowExp, d))
+			continue
+		}
+		v, unspec := b.floatIntegerPow(base.Float(j))
+		out.SetFloat(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// floatIntegerPow is lax._integer_pow on a float: square-and-multiply with
+// one rounding per multiplication, and 1 / x**|n| for negative n.
+func (b *pyBin) floatIntegerPow(x float64) (float64, bool) {
+	d, n := b.compute, b.intPowExp
+	if n.Sign() == 0 {
+		return 1, false
+	}
+	f := stepFPU(d)
+	m := new(big.Int).Abs(n)
+	acc, have := 0.0, false
+	for i := range m.BitLen() {
+		if m.Bit(i) == 1 {
+			if have {
+				acc = f.mul(acc, x)
+			} else {
+				acc, have = x, true
+			}
+		}
+		if i+1 < m.BitLen() {
+			x = f.mul(x, x)
+		}
+	}
+	if n.Sign() > 0 {
+		return acc, false
+	}
+	if b.e.p.Device == GPU && d != tensor.F64 {
+		return approxDivF32(1, acc, d)
+	}
+	return f.div(1, acc), false
 }

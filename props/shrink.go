@@ -108,7 +108,9 @@ func magnitude(x float64) float64 {
 	return m
 }
 
-func scalarComplexity(s *tensor.Scalar) float64 { return magnitude(s.Float()) + float64(len(s.Text))/10 }
+func scalarComplexity(s *tensor.Scalar) float64 {
+	return magnitude(s.Float()) + float64(len(s.Text))/10
+}
 
 func cloneCase(c *tensor.Case) *tensor.Case {
 	d := *c

@@ -38,4 +38,3 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 	}
 	return code
 }
-
