@@ -164,34 +164,3 @@ func TestReaderNamesFileAndLine(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
-
-func FuzzCodecRoundTrip(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(oracleDir, "*.jsonl"))
-	for _, file := range files {
-		cases, _ := ReadFile(file)
-		for i, c := range cases {
-			if i%40 == 0 {
-				f.Add(EncodeCase(c))
-			}
-		}
-	}
-	f.Add([]byte(`{"op": "cast", "args": [{"dtype": "bf16", "shape": [2], "data": ["-0.0", "nan"]}], "attrs": {"to": "i8"}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := DecodeCase(data)
-		if err != nil {
-			var de *DecodeError
-			if !errors.As(err, &de) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
-		}
-		line := EncodeCase(c)
-		back, err := DecodeCase(line)
-		if err != nil {
-			t.Fatalf("re-decoding %s: %v", line, err)
-		}
-		if again := EncodeCase(back); !bytes.Equal(again, line) {
-			t.Fatalf("not a fixed point:\n%s\n%s", line, again)
-		}
-	})
-}

@@ -1,0 +1,91 @@
+package fuzz
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/props"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// maxFuzzElements keeps fuzzed cases small: a fuzzer that grows a tensor to
+// 2^24 elements finds nothing new, only slowness.
+const maxFuzzElements = 4096
+
+// decode turns fuzz input into a case; ok is false for input that is not a
+// case (the decoder's errors are its own property, checked by CheckCodec).
+func decode(data []byte) (*tensor.Case, bool) {
+	c, err := tensor.DecodeCase(data)
+	if err != nil {
+		return nil, false
+	}
+	n := 0
+	for _, a := range c.Args {
+		if a.Tensor != nil {
+			n += a.Tensor.Len()
+		}
+	}
+	if c.Attrs.Shape != nil {
+		n += tensor.NumElements(c.Attrs.Shape)
+	}
+	return c, n <= maxFuzzElements
+}
+
+// CheckCodec: decoding either fails with a *tensor.DecodeError or yields a
+// case whose encoding is a fixed point of decode and encode.
+func CheckCodec(data []byte) error {
+	c, err := tensor.DecodeCase(data)
+	if err != nil {
+		if _, ok := err.(*tensor.DecodeError); !ok {
+			return fmt.Errorf("decode error of type %T: %v", err, err)
+		}
+		return nil
+	}
+	line := tensor.EncodeCase(c)
+	back, err := tensor.DecodeCase(line)
+	if err != nil {
+		return fmt.Errorf("re-decoding %s: %v", line, err)
+	}
+	if again := tensor.EncodeCase(back); !bytes.Equal(again, line) {
+		return fmt.Errorf("encoding is not a fixed point:\n%s\n%s", line, again)
+	}
+	return nil
+}
+
+// CheckModel: under every profile the model answers a decodable case with a
+// well-formed outcome that names its rules, without panicking.
+func CheckModel(data []byte) error {
+	c, ok := decode(data)
+	if !ok {
+		return nil
+	}
+	for _, p := range model.Names() {
+		out := model.Eval(p, c)
+		if err := out.Check(); err != nil {
+			return fmt.Errorf("%s: %s: %v", p, c.Describe(), err)
+		}
+		if len(out.Rules) == 0 {
+			return fmt.Errorf("%s: %s: outcome %s names no rule", p, c.Describe(), out)
+		}
+	}
+	return nil
+}
+
+// CheckBackend: on every profile it claims and supports the case for, the
+// backend agrees with the model (the differential property).
+func CheckBackend(b tensor.Backend, data []byte) error {
+	c, ok := decode(data)
+	if !ok {
+		return nil
+	}
+	for _, p := range b.Profiles() {
+		if !b.Supports(p, c) {
+			continue
+		}
+		if f := props.Differential(b, p, c); f != nil {
+			return f
+		}
+	}
+	return nil
+}
