@@ -11,10 +11,8 @@ import (
 // roundTo rounds x to the float dtype d once (to nearest, ties to even).
 func roundTo(x float64, d tensor.DType) float64 { return tensor.RoundFloat(x, d) }
 
-// inPrecision evaluates f, whose result is exact in float64 arithmetic (a
-// single IEEE operation on values of d), rounded as hardware computing in the
-// float dtype prec would round it: f32 arithmetic is float32 arithmetic, and
-// f16/bf16 values are computed in f32 ("opmath") unless prec says otherwise.
+// add32, sub32, mul32 and div32 are one f32 kernel operation on operands
+// that are f32 values (f16/bf16 kernels compute in f32, "opmath").
 //
 // Go's float32 arithmetic is correctly rounded IEEE single precision, and an
 // explicit conversion prevents fused multiply-add, so a Go expression in
@@ -244,7 +242,7 @@ var (
 // bigLn2 is ln 2 = 2 atanh(1/3) at powPrec bits.
 func bigLn2() *big.Float {
 	ln2Once.Do(func() {
-		third := new(big.Float).SetPrec(powPrec + 32).Quo(big.NewFloat(1), big.NewFloat(3))
+		third := new(big.Float).SetPrec(powPrec+32).Quo(big.NewFloat(1), big.NewFloat(3))
 		ln2Big = bigAtanh2(third)
 	})
 	return ln2Big
@@ -323,7 +321,7 @@ func roundBig(b *big.Float, d tensor.DType) (r float64, exact, above bool) {
 	if ex < f.emin {
 		ex = f.emin
 	}
-	q := ex - f.p + 1 // exponent of the ulp
+	q := ex - f.p + 1                                          // exponent of the ulp
 	s := new(big.Float).SetPrec(powPrec+64).SetMantExp(b, 1-q) // b in half-ulps
 	n, _ := s.Int(nil)
 	frac := new(big.Float).Sub(s, new(big.Float).SetInt(n))
@@ -444,4 +442,142 @@ func sqrtIn(x float64, p tensor.DType) float64 {
 		return float64(float32(math.Sqrt(float64(float32(x))))) // exact: sqrt of an f32 rounded from f64 is correctly rounded
 	}
 	return math.Sqrt(x)
+}
+
+// numpyFastPow is NumPy's fast_scalar_power for float arrays (not ml_dtypes'
+// bf16): ** -1 and ** 2 with a Python int, ** 0.5 with a Python float run
+// reciprocal, square and sqrt, so that -0.0 ** 0.5 is -0.0; ok is false when
+// the exponent takes the ordinary pow.
+func numpyFastPow(x float64, s *tensor.Scalar, d tensor.DType) (v float64, ok bool) {
+	if d == tensor.BF16 || s.Kind == tensor.ScalarBool {
+		return 0, false
+	}
+	p := opmath(d)
+	switch e := s.Float(); {
+	case s.Kind == tensor.ScalarInt && e == -1:
+		return roundTo(floatArith("div", 1, x, p), d), true
+	case s.Kind == tensor.ScalarInt && e == 2:
+		return roundTo(floatArith("mul", x, x, p), d), true
+	case s.Kind == tensor.ScalarFloat && e == 0.5:
+		return roundTo(sqrtIn(x, p), d), true
+	}
+	return 0, false
+}
+
+// torchScalarPow is PyTorch's pow_tensor_scalar kernel for a float tensor x
+// and a Python-number exponent: sqrt, 1/sqrt and reciprocal for 0.5, -0.5
+// and -1 (CPU: f32/f64/bf16 only); then, with the exponent converted to the
+// dtype (CPU f32/f64 keep the double), multiplications for 2, 3 and -2
+// (CPU: not f16), each rounded to the dtype; pow otherwise. unspec reports
+// CUDA's approximate rsqrt.
+func torchScalarPow(x, exp float64, d tensor.DType, cuda bool) (v float64, unspec bool) {
+	p, step := opmath(d), stepFPU(d)
+	special := cuda || d != tensor.F16
+	if special {
+		switch exp {
+		case 0.5:
+			return roundTo(sqrtIn(x, p), d), false
+		case -0.5:
+			v := roundTo(floatArith("div", 1, sqrtIn(x, p), p), d)
+			return v, cuda && x > 0 && !math.IsInf(x, 0)
+		case -1:
+			return roundTo(floatArith("div", 1, x, p), d), false
+		}
+	}
+	if cuda || d == tensor.F16 || d == tensor.BF16 {
+		exp = roundTo(exp, d)
+	}
+	if special {
+		switch exp {
+		case 2:
+			return step.mul(x, x), false
+		case 3:
+			return step.mul(step.mul(x, x), x), false
+		case -2:
+			return step.div(1, step.mul(x, x)), false
+		}
+	}
+	v, _ = powFaithful(x, exp, d)
+	return v, false
+}
+
+// integerPowFloat is lax.integer_pow on a float: square-and-multiply over
+// the bits of n with one rounding to d per multiplication, and 1 / x**|n|
+// for negative n, divided approximately on a GPU (approxDivF32) unless d is
+// f64; unspec reports an ambiguous approximate division.
+func integerPowFloat(x float64, n *big.Int, d tensor.DType, gpu bool) (v float64, unspec bool) {
+	if n.Sign() == 0 {
+		return 1, false
+	}
+	f := stepFPU(d)
+	m := new(big.Int).Abs(n)
+	acc, have := 0.0, false
+	for i := range m.BitLen() {
+		if m.Bit(i) == 1 {
+			if have {
+				acc = f.mul(acc, x)
+			} else {
+				acc, have = x, true
+			}
+		}
+		if i+1 < m.BitLen() {
+			x = f.mul(x, x)
+		}
+	}
+	switch {
+	case n.Sign() > 0:
+		return acc, false
+	case gpu && d != tensor.F64:
+		return approxDivF32(1, acc, d)
+	}
+	return f.div(1, acc), false
+}
+
+// floatCmp is a three-way IEEE comparison: -1, 0, 1, or 2 when unordered.
+func floatCmp(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	case x == y:
+		return 0
+	}
+	return 2
+}
+
+// zeroTie is how maximum and minimum choose between +0 and -0.
+type zeroTie uint8
+
+const (
+	tieIEEE        zeroTie = iota // IEEE 754-2019: -0 < +0
+	tieSecond                     // the second operand (x86 maxps/minps)
+	tieFirst                      // the first operand (a >= b ? a : b)
+	tieUnspecified                // unknown
+)
+
+// maxMinFloat is maximum (or minimum) with NaN propagation; tied reports a
+// ±0 tie, decided by tie, and unspec that the tie is unspecified.
+func maxMinFloat(x, y float64, isMax bool, tie zeroTie) (v float64, tied, unspec bool) {
+	switch {
+	case math.IsNaN(x) || math.IsNaN(y):
+		return math.NaN(), false, false
+	case x != y || x != 0:
+		if (x < y) == isMax {
+			return y, false, false
+		}
+		return x, false, false
+	}
+	switch tie {
+	case tieSecond:
+		return y, true, false
+	case tieFirst:
+		return x, true, false
+	case tieUnspecified:
+		return x, true, true
+	}
+	if isMax == isNeg(x) {
+		return y, true, false
+	}
+	return x, true, false
 }

@@ -206,6 +206,14 @@ func intPow(a, b uint64, d tensor.DType) (uint64, intFault) {
 	return result, noFault
 }
 
+// intFits reports whether v is a value of the integer dtype d.
+func intFits(v *big.Int, d tensor.DType) bool {
+	if d.IsSigned() {
+		return v.IsInt64() && v.Int64() >= d.MinInt() && v.Int64() <= d.MaxInt()
+	}
+	return v.Sign() >= 0 && v.IsUint64() && v.Uint64() <= d.MaxUint()
+}
+
 // allOnes is the value of dtype d with every bit set (-1 signed, MAX unsigned).
 func allOnes(d tensor.DType) uint64 { return wrapInt(math.MaxUint64, d) }
 
@@ -341,4 +349,273 @@ func intPowBig(a uint64, n *big.Int, d tensor.DType) uint64 {
 		a, _ = intArith("mul", a, a, d)
 	}
 	return acc
+}
+
+// intCmp compares two integers of d: -1, 0 or 1.
+func intCmp(x, y uint64, d tensor.DType) int {
+	switch {
+	case x == y:
+		return 0
+	case intLess(x, y, d):
+		return -1
+	}
+	return 1
+}
+
+// intCmpBig compares x and y of d exactly when the operand at position pos
+// is the Python int s (which may lie outside d): -1, 0 or 1.
+func intCmpBig(x, y uint64, d tensor.DType, s *big.Int, pos int) int {
+	v := new(big.Int)
+	t := x
+	if pos == 0 {
+		t = y
+	}
+	if d.IsSigned() {
+		v.SetInt64(int64(t))
+	} else {
+		v.SetUint64(t)
+	}
+	if pos == 0 {
+		return s.Cmp(v)
+	}
+	return v.Cmp(s)
+}
+
+// cmpHolds evaluates comparison op from a three-way result c (2: unordered).
+func cmpHolds(op string, c int) bool {
+	switch op {
+	case "eq":
+		return c == 0
+	case "ne":
+		return c != 0
+	case "lt":
+		return c == -1
+	case "le":
+		return c == -1 || c == 0
+	case "gt":
+		return c == 1
+	}
+	return c == 1 || c == 0
+}
+
+// numpyIntDiv is NumPy's integer floor_divide, remainder and fmod: x op 0 is
+// 0 and MIN // -1 is MIN (both reported as faults, which NumPy warns about).
+func numpyIntDiv(op string, x, y uint64, d tensor.DType) (uint64, intFault) {
+	if y == 0 {
+		return 0, faultZeroDivisor
+	}
+	switch op {
+	case "floor_div":
+		return intFloorDiv(x, y, d)
+	case "rem":
+		return intRem(x, y, d)
+	}
+	return intFmod(x, y, d)
+}
+
+// jaxIntDiv is jnp.floor_divide, jnp.remainder and jnp.fmod on integers;
+// keepZero is fmod of bools, whose zero divisor is not replaced.
+func jaxIntDiv(op string, x, y uint64, d tensor.DType, keepZero bool) uint64 {
+	switch op {
+	case "floor_div":
+		return jaxFloorDiv(x, y, d)
+	case "rem":
+		return jaxRemainder(x, y, d)
+	}
+	if y == 0 && !keepZero {
+		y = 1
+	}
+	return xlaRem(x, y, d)
+}
+
+// ---------------------------------------------------------------- Python frameworks
+
+// The integer kernels of PyTorch, NumPy and JAX (called by pybinary.go).
+
+var (
+	torchIntZeroDiv = newRule("pytorch.cpu.int-zero-divisor",
+		"PyTorch's CPU integer floor_div, trunc_div, rem and fmod check every divisor: RuntimeError: ZeroDivisionError (the first offending element in output order decides against a MIN / -1 trap)",
+		"oracle-00016, oracle-00018, oracle-00020, oracle-00065, oracle-00040, oracle2-00335, oracle2-00071; oracle2-01578 (empty output: no error)")
+	torchTruncTrap = newRule("pytorch.cpu.x86.trunc-div-min-by-minus-one",
+		"x86-64 idiv traps on MIN / -1: PyTorch CPU trunc_div of i32 or i64 kills the process with SIGFPE (i8/i16 are divided as int and give MIN)",
+		"oracle-00105 (i32), oracle-00148 (i64); DESIGN.md (x86-64 idiv)")
+	minByMinusOne = newRule("python.int.min-by-minus-one",
+		"MIN / -1 wraps to MIN in floor and truncating division, and MIN % -1 is 0 (XLA defines it, GPUs and Arm64 sdiv do not trap, NumPy warns)",
+		"oracle-00017, oracle-00103, oracle-00105 (cuda), oracle-00146, oracle-00150, oracle-00152; seed 000 §除以 0 和 MIN / -1 (MPS)")
+	cudaZeroDiv = newRule("pytorch.cuda.int-zero-divisor",
+		"CUDA integer division never traps: x / 0 and x % 0 are both all ones in the 32-bit register (8/16/32-bit types) or from nvcc's 64-bit routine (0x00000000FFFFFFFF when the dividend fits in 32 unsigned bits); floor_div and rem then apply c10's sign corrections",
+		"oracle-00016, oracle-00018, oracle-00040, oracle-00145, oracle2-00335; arith.md R3.2")
+	mpsZeroDiv = newRule("pytorch.mps.int-zero-divisor",
+		"PyTorch on MPS does not check zero divisors: signed x / 0 = 0 and x % 0 = x (so -7 // 0 = -1); unsigned results are unspecified (no evidence)",
+		"seed 000 §除以 0 和 MIN / -1 (MPS rows: [7,-7] // 0 = [0,-1], trunc = [0,0])")
+	numpyIntZeroDiv = newRule("numpy.int.zero-divisor",
+		"NumPy integer x // 0, x % 0 and fmod(x, 0) are 0 with a RuntimeWarning",
+		"oracle-00016, oracle-00020, oracle-00065, oracle-00082, oracle-00170")
+	jaxIntDivRule = newRule("jax.int.division",
+		"XLA integer division: x / 0 = -1 (MAX unsigned), x % 0 = x, MIN / -1 = MIN; jnp.floor_divide corrects the quotient toward -inf for signed types, jnp.remainder and jnp.fmod replace a zero integer divisor by 1",
+		"oracle-00016, oracle-00020, oracle-00065, oracle-00082, oracle-00125, oracle2-00918; jax/_src/numpy/ufuncs.py")
+	torchIntPow = newRule("pytorch.int.pow",
+		"integer pow by square-and-multiply with wrapping; a negative exponent gives 1 for base 1, ±1 for base -1, else 0",
+		"oracle2-00170, oracle2-00986, oracle2-00413, oracle2-01207")
+	jaxIntPowRule = newRule("jax.int.pow",
+		"jnp.power on integer arrays runs six rounds of square-and-multiply: x ** (y mod 64), wrapped, 0 when x is 0 and y is not",
+		"oracle2-00170, oracle2-00986, oracle2-01418, oracle2-01207; jax _pow_int_int")
+)
+
+// intResult is an integer result, possibly unspecified.
+type intResult struct {
+	v           uint64
+	unspecified bool
+}
+
+// intElem evaluates an integer op on two elements of the compute dtype.
+func (b *pyBin) intElem(x, y uint64) (intResult, *tensor.Outcome) {
+	d := b.compute
+	switch b.op {
+	case "add", "sub", "mul":
+		v, _ := intArith(b.op, x, y, d)
+		return intResult{v: v}, nil
+	case "bitwise_and":
+		return intResult{v: x & y}, nil
+	case "bitwise_or":
+		return intResult{v: x | y}, nil
+	case "bitwise_xor":
+		return intResult{v: x ^ y}, nil
+	case "maximum", "minimum":
+		if intLess(x, y, d) == (b.op == "maximum") {
+			return intResult{v: y}, nil
+		}
+		return intResult{v: x}, nil
+	case "pow":
+		return intResult{v: b.intPow(x, y)}, nil
+	}
+	switch b.e.p.Framework {
+	case PyTorch:
+		return b.torchIntDiv(x, y)
+	case NumPy:
+		v, f := numpyIntDiv(b.op, x, y, d)
+		switch f {
+		case faultZeroDivisor:
+			b.e.use(numpyIntZeroDiv)
+			b.e.warn("RuntimeWarning: divide by zero encountered in %s", map[string]string{"floor_div": "floor_divide", "rem": "remainder", "fmod": "fmod"}[b.op])
+		case faultMinByNegOne:
+			b.e.use(minByMinusOne)
+			b.e.warn("RuntimeWarning: overflow encountered in floor_divide")
+		}
+		return intResult{v: v}, nil
+	}
+	b.e.use(jaxIntDivRule)
+	return intResult{v: jaxIntDiv(b.op, x, y, d, b.jaxFmodRaw)}, nil
+}
+
+func (b *pyBin) intPow(x, y uint64) uint64 {
+	d := b.compute
+	switch b.e.p.Framework {
+	case PyTorch:
+		b.e.use(torchIntPow)
+	case NumPy:
+		b.e.use(numpyIntPow)
+	default:
+		b.e.use(jaxIntPowRule)
+		return jaxIntPow(x, y, d)
+	}
+	v, _ := intPow(x, y, d)
+	return v
+}
+
+// torchIntDiv is PyTorch's integer floor_div, trunc_div, rem and fmod.
+func (b *pyBin) torchIntDiv(x, y uint64) (intResult, *tensor.Outcome) {
+	e, d := b.e, b.compute
+	var q, r uint64
+	switch {
+	case y == 0 && e.p.Device == CPU:
+		return intResult{}, outcomePtr(e.fail(torchIntZeroDiv, tensor.ZeroDivision, "RuntimeError: ZeroDivisionError"))
+	case y == 0 && e.p.Device == MPS:
+		e.use(mpsZeroDiv)
+		if !d.IsSigned() {
+			return intResult{unspecified: true}, nil
+		}
+		q, r = 0, x
+	case y == 0:
+		e.use(cudaZeroDiv)
+		q = cudaDivByZero(x, d)
+		r = q
+	default:
+		var f intFault
+		q, f = intTruncDiv(x, y, d)
+		r, _ = intFmod(x, y, d)
+		if f == faultMinByNegOne {
+			if b.op == "trunc_div" && e.p.Device == CPU && e.p.Arch == X86 && d.Bits() >= 32 {
+				e.use(torchTruncTrap)
+				return intResult{}, outcomePtr(tensor.CrashOutcome("SIGFPE"))
+			}
+			e.use(minByMinusOne)
+		}
+	}
+	return intResult{v: divFamily(b.op, x, y, q, r, d)}, nil
+}
+
+var jaxIntegerPow = newRule("jax.pow.integer-pow",
+	"x ** n with n a Python int (or bool, or a concrete 0-dim int array) is lax.integer_pow on the base alone: the result has the base's numeric dtype, computed by square-and-multiply (one rounding per multiplication), 1 / x**-n for negative n, TypeError for an integer base and negative n",
+	"jax/_src/numpy/ufuncs.py power; lax.py _integer_pow; oracle2-01308 (f32 x**3 = (x*x)*x)")
+
+// jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is a
+// Python int or bool, or a concrete 0-dim integer array: the result has the
+// numeric dtype of the base alone.
+func (b *pyBin) jaxIntegerPow() *tensor.Outcome {
+	y := b.args[1]
+	switch {
+	case y.isScalar() && y.kind() == tensor.ScalarInt:
+		b.intPowExp = y.s.Int()
+	case y.isScalar() && y.kind() == tensor.ScalarBool:
+		b.intPowExp = big.NewInt(int64(y.s.Float()))
+	case !y.isScalar() && y.t.Rank() == 0 && y.t.DType.IsInt():
+		if y.t.DType.IsSigned() {
+			b.intPowExp = big.NewInt(y.t.Int(0))
+		} else {
+			b.intPowExp = new(big.Int).SetUint64(y.t.Uint(0))
+		}
+	default:
+		return nil
+	}
+	e := b.e
+	e.use(jaxIntegerPow)
+	base := b.args[0]
+	d := jaxResultType([]pyArg{base}, e.p.X64)
+	b.common, b.compute, b.result = d, jaxNumeric(d), jaxNumeric(d)
+	if b.compute != d {
+		e.use(jaxBoolAsInt32)
+	}
+	if b.compute.IsInt() && b.intPowExp.Sign() < 0 {
+		return outcomePtr(e.fail(jaxIntegerPow, tensor.Other,
+			"TypeError: Integers cannot be raised to negative powers, got integer_pow(%s, %s)", pyName(b.compute), b.intPowExp))
+	}
+	b.shape = []int{}
+	if !base.isScalar() {
+		b.shape = append(b.shape, base.t.Shape...)
+	}
+	return nil
+}
+
+// runIntegerPow evaluates JAX's lax.integer_pow(base, n).
+func (b *pyBin) runIntegerPow() tensor.Outcome {
+	d := b.compute
+	base := b.e.convertArg(b.args[0], d)
+	out := tensor.New(b.result, b.shape...)
+	for i := range out.Len() {
+		j := broadcastIndex(b.shape, i, base.Shape)
+		if d.IsInt() {
+			out.SetUint(i, intPowBig(base.Uint(j), b.intPowExp, d))
+			continue
+		}
+		v, unspec := integerPowFloat(base.Float(j), b.intPowExp, d, b.e.p.Device == GPU)
+		if unspec {
+			b.e.use(xlaGPUDiv)
+		}
+		out.SetFloat(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
+	}
+	return tensor.ValueOutcome(out)
 }

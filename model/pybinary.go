@@ -33,6 +33,12 @@ var (
 	torchBoolDivKernel = newRule("pytorch.coverage.bool-division",
 		"floor_div, rem and fmod have no bool kernel: a bool computation dtype goes to the float dispatch, NotImplementedError \"div_floor_cpu\" / \"remainder_cpu\" / \"fmod_cpu\" (…_cuda) not implemented for 'Bool'",
 		"ATen BinaryOpsKernel.cpp div_floor_kernel, remainder_kernel, fmod_kernel (source; promotion.md §2.5)")
+	torchIntParse = newRule("pytorch.scalar.int64-range",
+		"a Python int operand outside int64 cannot be unpacked: RuntimeError: Overflow when unpacking long",
+		"torch/csrc/utils/python_numbers.h THPUtils_unpackLong (source; promotion.md §2.4)")
+	complexNotModeled = newRule("python.complex.not-modeled",
+		"complex operands are modeled for add, sub, eq and ne only",
+		"tfuzz (the oracle has complex cases for add only)")
 	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
 		"torch.maximum and torch.minimum take a Tensor other: a Python number raises TypeError",
 		"torch.maximum signature (source)")
@@ -60,9 +66,6 @@ var (
 	divToFloat = newRule("python.div.int-to-float",
 		"true division of integers or bools computes in a float: PyTorch the default f32, NumPy f64, JAX to_inexact_dtype (f32 up to 32-bit ints, f64 for 64-bit ints with x64)",
 		"oracle-00132, oracle-00101, oracle-00124, oracle2-00312, oracle2-00591; promotion.md §5")
-	jaxIntegerPow = newRule("jax.pow.integer-pow",
-		"x ** n with n a Python int (or bool, or a concrete 0-dim int array) is lax.integer_pow on the base alone: the result has the base's numeric dtype, computed by square-and-multiply (one rounding per multiplication), 1 / x**-n for negative n, TypeError for an integer base and negative n",
-		"jax/_src/numpy/ufuncs.py power; lax.py _integer_pow; oracle2-01308 (f32 x**3 = (x*x)*x)")
 )
 
 // pyBin is one binary op being evaluated.
@@ -187,6 +190,9 @@ func (b *pyBin) torchPrepare() *tensor.Outcome {
 	if s, _ := b.scalarArg(); s != nil && (b.op == "maximum" || b.op == "minimum") {
 		return outcomePtr(e.fail(torchNoScalarOverload, tensor.Other,
 			"TypeError: %s(): argument 'other' (position 2) must be Tensor, not %s", b.op, s.Kind))
+	}
+	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && !intFits(s.Int(), tensor.I64) {
+		return outcomePtr(e.fail(torchIntParse, tensor.OutOfRange, "RuntimeError: Overflow when unpacking long"))
 	}
 	if b.op == "sub" {
 		for _, a := range b.args {
@@ -320,25 +326,13 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 	return b.broadcast()
 }
 
-// intFits reports whether v is a value of the integer dtype d.
-func intFits(v *big.Int, d tensor.DType) bool {
-	if d.IsSigned() {
-		return v.IsInt64() && v.Int64() >= d.MinInt() && v.Int64() <= d.MaxInt()
-	}
-	return v.Sign() >= 0 && v.IsUint64() && v.Uint64() <= d.MaxUint()
-}
-
 // ---------------------------------------------------------------- JAX
 
 func (b *pyBin) jaxPrepare() *tensor.Outcome {
 	e := b.e
 	s, pos := b.scalarArg()
-	if b.op == "pow" && pos != 0 {
-		if o := b.jaxIntegerPow(); o != nil || b.intPowExp != nil {
-			return o
-		}
-	}
-	if s != nil && s.Kind == tensor.ScalarInt {
+	// a Python int exponent of ** is not parsed as a jitted argument
+	if s != nil && s.Kind == tensor.ScalarInt && !(b.op == "pow" && pos == 1) {
 		limit := tensor.I32
 		if e.p.X64 {
 			limit = tensor.I64
@@ -346,6 +340,11 @@ func (b *pyBin) jaxPrepare() *tensor.Outcome {
 		if !intFits(s.Int(), limit) {
 			return outcomePtr(e.fail(jaxIntOverflow, tensor.OutOfRange,
 				"OverflowError: An overflow was encountered while parsing an argument to a jitted computation, whose argument path is x%d. Got <class 'int'> with value %s", pos+1, s.Text))
+		}
+	}
+	if b.op == "pow" {
+		if o := b.jaxIntegerPow(); o != nil || b.intPowExp != nil {
+			return o
 		}
 	}
 	common, _ := e.pyPromote(b.args)
@@ -369,77 +368,12 @@ func (b *pyBin) jaxPrepare() *tensor.Outcome {
 	return nil
 }
 
-// jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is a
-// Python int or bool, or a concrete 0-dim integer array: the result has the
-// numeric dtype of the base alone.
-func (b *pyBin) jaxIntegerPow() *tensor.Outcome {
-	y := b.args[1]
-	switch {
-	case y.isScalar() && y.kind() == tensor.ScalarInt:
-		b.intPowExp = y.s.Int()
-	case y.isScalar() && y.kind() == tensor.ScalarBool:
-		b.intPowExp = big.NewInt(int64(y.s.Float()))
-	case !y.isScalar() && y.t.Rank() == 0 && y.t.DType.IsInt():
-		if y.t.DType.IsSigned() {
-			b.intPowExp = big.NewInt(y.t.Int(0))
-		} else {
-			b.intPowExp = new(big.Int).SetUint64(y.t.Uint(0))
-		}
-	default:
-		return nil
-	}
-	e := b.e
-	e.use(jaxIntegerPow)
-	base := b.args[0]
-	d := jaxResultType([]pyArg{base}, e.p.X64)
-	b.common, b.compute, b.result = d, jaxNumeric(d), jaxNumeric(d)
-	if b.compute != d {
-		e.use(jaxBoolAsInt32)
-	}
-	if b.compute.IsInt() && b.intPowExp.Sign() < 0 {
-		return outcomePtr(e.fail(jaxIntegerPow, tensor.Other,
-			"TypeError: Integers cannot be raised to negative powers, got integer_pow(%s, %s)", pyName(b.compute), b.intPowExp))
-	}
-	b.shape = []int{}
-	if !base.isScalar() {
-		b.shape = append(b.shape, base.t.Shape...)
-	}
-	return nil
-}
-
 // ---------------------------------------------------------------- elements
 
 var (
-	torchIntZeroDiv = newRule("pytorch.cpu.int-zero-divisor",
-		"PyTorch's CPU integer floor_div, trunc_div, rem and fmod check every divisor: RuntimeError: ZeroDivisionError (the first offending element in output order decides against a MIN / -1 trap)",
-		"oracle-00016, oracle-00018, oracle-00020, oracle-00065, oracle-00040, oracle2-00335, oracle2-00071; oracle2-01578 (empty output: no error)")
-	torchTruncTrap = newRule("pytorch.cpu.x86.trunc-div-min-by-minus-one",
-		"x86-64 idiv traps on MIN / -1: PyTorch CPU trunc_div of i32 or i64 kills the process with SIGFPE (i8/i16 are divided as int and give MIN)",
-		"oracle-00105 (i32), oracle-00148 (i64); DESIGN.md (x86-64 idiv)")
-	minByMinusOne = newRule("python.int.min-by-minus-one",
-		"MIN / -1 wraps to MIN in floor and truncating division, and MIN % -1 is 0 (XLA defines it, GPUs and Arm64 sdiv do not trap, NumPy warns)",
-		"oracle-00017, oracle-00103, oracle-00105 (cuda), oracle-00146, oracle-00150, oracle-00152; seed 000 §除以 0 和 MIN / -1 (MPS)")
-	cudaZeroDiv = newRule("pytorch.cuda.int-zero-divisor",
-		"CUDA integer division never traps: x / 0 and x % 0 are both all ones in the 32-bit register (8/16/32-bit types) or from nvcc's 64-bit routine (0x00000000FFFFFFFF when the dividend fits in 32 unsigned bits); floor_div and rem then apply c10's sign corrections",
-		"oracle-00016, oracle-00018, oracle-00040, oracle-00145, oracle2-00335; arith.md R3.2")
-	mpsZeroDiv = newRule("pytorch.mps.int-zero-divisor",
-		"PyTorch on MPS does not check zero divisors: signed x / 0 = 0 and x % 0 = x (so -7 // 0 = -1); unsigned results are unspecified (no evidence)",
-		"seed 000 §除以 0 和 MIN / -1 (MPS rows: [7,-7] // 0 = [0,-1], trunc = [0,0])")
-	numpyIntZeroDiv = newRule("numpy.int.zero-divisor",
-		"NumPy integer x // 0, x % 0 and fmod(x, 0) are 0 with a RuntimeWarning",
-		"oracle-00016, oracle-00020, oracle-00065, oracle-00082, oracle-00170")
-	jaxIntDivRule = newRule("jax.int.division",
-		"XLA integer division: x / 0 = -1 (MAX unsigned), x % 0 = x, MIN / -1 = MIN; jnp.floor_divide corrects the quotient toward -inf for signed types, jnp.remainder and jnp.fmod replace a zero integer divisor by 1",
-		"oracle-00016, oracle-00020, oracle-00065, oracle-00082, oracle-00125, oracle2-00918; jax/_src/numpy/ufuncs.py")
-	torchIntPow = newRule("pytorch.int.pow",
-		"integer pow by square-and-multiply with wrapping; a negative exponent gives 1 for base 1, ±1 for base -1, else 0",
-		"oracle2-00170, oracle2-00986, oracle2-00413, oracle2-01207")
 	numpyIntPow = newRule("numpy.int.pow",
 		"integer power by square-and-multiply with wrapping; any negative exponent element raises ValueError: Integers to negative integer powers are not allowed.",
 		"oracle2-00170, oracle2-00487, oracle2-00477, oracle2-00937")
-	jaxIntPowRule = newRule("jax.int.pow",
-		"jnp.power on integer arrays runs six rounds of square-and-multiply: x ** (y mod 64), wrapped, 0 when x is 0 and y is not",
-		"oracle2-00170, oracle2-00986, oracle2-01418, oracle2-01207; jax _pow_int_int")
 	numpyCmpExact = newRule("numpy.compare.python-int",
 		"NumPy 2 compares an integer array with a Python int exactly, even one outside the array's range",
 		"NumPy 2 release notes, NEP 50 (source; not in the oracle)")
@@ -447,6 +381,9 @@ var (
 
 // run converts the operands and evaluates every output element.
 func (b *pyBin) run() tensor.Outcome {
+	if b.compute.IsComplex() && b.op != "add" && b.op != "sub" && b.op != "eq" && b.op != "ne" {
+		return b.e.unsupported(complexNotModeled, "tfuzz: %s of %s is not modeled for %s", b.op, b.compute, b.e.p.Name)
+	}
 	if b.intPowExp != nil {
 		return b.runIntegerPow()
 	}
@@ -468,34 +405,6 @@ func (b *pyBin) run() tensor.Outcome {
 
 // at returns the index of output element i in operand k.
 func (b *pyBin) at(k, i int) int { return broadcastIndex(b.shape, i, b.ops[k].t.Shape) }
-
-// setOpmath marks the operands PyTorch reads at f32 from their original value.
-func (b *pyBin) setOpmath() {
-	e := b.e
-	if e.p.Framework != PyTorch || (b.compute != tensor.F16 && b.compute != tensor.BF16) {
-		return
-	}
-	for k, a := range b.args {
-		var use bool
-		if e.p.Device == CUDA {
-			use = a.isScalar() && (b.op == "add" || b.op == "sub" || b.op == "mul" || b.op == "div")
-		} else {
-			// iter.is_scalar(2): the operand the kernel sees second, after
-			// Python reflects a left scalar of mul and div (reciprocal * s)
-			second := 1
-			if (b.op == "mul" || b.op == "div") && b.args[0].isScalar() {
-				second = 0
-			}
-			oneElem := a.isScalar() || a.t.Len() == 1
-			use = k == second && oneElem && (b.op == "mul" || b.op == "div" || b.op == "floor_div" || b.op == "trunc_div")
-		}
-		if use {
-			e.use(torchOpmathScalar)
-			v := e.originalAtF32(a)
-			b.ops[k].opmath = &v
-		}
-	}
-}
 
 // numpyNegativePow is NumPy's integer power check over the output elements.
 func (b *pyBin) numpyNegativePow(n int) *tensor.Outcome {
@@ -561,199 +470,23 @@ func complexOp(op string, x, y complex128, c tensor.DType) complex128 {
 
 // compare evaluates a comparison in the compute dtype.
 func (b *pyBin) compare(x *tensor.Tensor, xi int, y *tensor.Tensor, yi int) bool {
-	var c int // -1, 0, 1; 2 when unordered (NaN)
+	var c int
 	switch d := b.compute; {
 	case d.IsComplex():
+		c = 2
 		if x.Complex(xi) == y.Complex(yi) {
 			c = 0
-		} else {
-			c = 2
 		}
 	case d.IsFloat():
 		c = floatCmp(x.Float(xi), y.Float(yi))
 	default:
-		c = b.intCmp(x.Uint(xi), y.Uint(yi))
-	}
-	switch b.op {
-	case "eq":
-		return c == 0
-	case "ne":
-		return c != 0
-	case "lt":
-		return c == -1
-	case "le":
-		return c == -1 || c == 0
-	case "gt":
-		return c == 1
-	}
-	return c == 1 || c == 0
-}
-
-func floatCmp(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	case x == y:
-		return 0
-	}
-	return 2
-}
-
-// intCmp compares integers of the compute dtype; NumPy compares a Python
-// int scalar exactly.
-func (b *pyBin) intCmp(x, y uint64) int {
-	d := b.compute
-	if s, pos := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && b.e.p.Framework == NumPy {
-		b.e.use(numpyCmpExact)
-		v := new(big.Int)
-		if d.IsSigned() {
-			v.SetInt64(int64(x))
-			if pos == 0 {
-				v.SetInt64(int64(y))
-			}
-		} else {
-			v.SetUint64(x)
-			if pos == 0 {
-				v.SetUint64(y)
-			}
-		}
-		c := v.Cmp(s.Int())
-		if pos == 0 {
-			c = -c
-		}
-		return c
-	}
-	switch {
-	case x == y:
-		return 0
-	case intLess(x, y, d):
-		return -1
-	}
-	return 1
-}
-
-// ival2 is an integer result, possibly unspecified.
-type intResult struct {
-	v           uint64
-	unspecified bool
-}
-
-// intElem evaluates an integer op on two elements of the compute dtype.
-func (b *pyBin) intElem(x, y uint64) (intResult, *tensor.Outcome) {
-	d := b.compute
-	switch b.op {
-	case "add", "sub", "mul":
-		v, _ := intArith(b.op, x, y, d)
-		return intResult{v: v}, nil
-	case "bitwise_and":
-		return intResult{v: x & y}, nil
-	case "bitwise_or":
-		return intResult{v: x | y}, nil
-	case "bitwise_xor":
-		return intResult{v: x ^ y}, nil
-	case "maximum", "minimum":
-		if intLess(x, y, d) == (b.op == "maximum") {
-			return intResult{v: y}, nil
-		}
-		return intResult{v: x}, nil
-	case "pow":
-		return intResult{v: b.intPow(x, y)}, nil
-	}
-	switch b.e.p.Framework {
-	case PyTorch:
-		return b.torchIntDiv(x, y)
-	case NumPy:
-		return intResult{v: b.numpyIntDiv(x, y)}, nil
-	}
-	return intResult{v: b.jaxIntDiv(x, y)}, nil
-}
-
-func (b *pyBin) intPow(x, y uint64) uint64 {
-	d := b.compute
-	switch b.e.p.Framework {
-	case PyTorch:
-		b.e.use(torchIntPow)
-	case NumPy:
-		b.e.use(numpyIntPow)
-	default:
-		b.e.use(jaxIntPowRule)
-		return jaxIntPow(x, y, d)
-	}
-	v, _ := intPow(x, y, d)
-	return v
-}
-
-// torchIntDiv is PyTorch's integer floor_div, trunc_div, rem and fmod.
-func (b *pyBin) torchIntDiv(x, y uint64) (intResult, *tensor.Outcome) {
-	e, d := b.e, b.compute
-	var q, r uint64
-	switch {
-	case y == 0 && e.p.Device == CPU:
-		return intResult{}, outcomePtr(e.fail(torchIntZeroDiv, tensor.ZeroDivision, "RuntimeError: ZeroDivisionError"))
-	case y == 0 && e.p.Device == MPS:
-		e.use(mpsZeroDiv)
-		if !d.IsSigned() {
-			return intResult{unspecified: true}, nil
-		}
-		q, r = 0, x
-	case y == 0:
-		e.use(cudaZeroDiv)
-		q = cudaDivByZero(x, d)
-		r = q
-	default:
-		var f intFault
-		q, f = intTruncDiv(x, y, d)
-		r, _ = intFmod(x, y, d)
-		if f == faultMinByNegOne {
-			if b.op == "trunc_div" && e.p.Device == CPU && e.p.Arch == X86 && d.Bits() >= 32 {
-				e.use(torchTruncTrap)
-				return intResult{}, outcomePtr(tensor.CrashOutcome("SIGFPE"))
-			}
-			e.use(minByMinusOne)
+		c = intCmp(x.Uint(xi), y.Uint(yi), d)
+		if s, pos := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && b.e.p.Framework == NumPy {
+			b.e.use(numpyCmpExact)
+			c = intCmpBig(x.Uint(xi), y.Uint(yi), d, s.Int(), pos)
 		}
 	}
-	return intResult{v: divFamily(b.op, x, y, q, r, d)}, nil
-}
-
-func (b *pyBin) numpyIntDiv(x, y uint64) uint64 {
-	d := b.compute
-	if y == 0 {
-		b.e.use(numpyIntZeroDiv)
-		b.e.warn("RuntimeWarning: divide by zero encountered in %s", map[string]string{"floor_div": "floor_divide", "rem": "remainder", "fmod": "fmod"}[b.op])
-		return 0
-	}
-	var v uint64
-	var f intFault
-	switch b.op {
-	case "floor_div":
-		v, f = intFloorDiv(x, y, d)
-	case "rem":
-		v, f = intRem(x, y, d)
-	default:
-		v, f = intFmod(x, y, d)
-	}
-	if f == faultMinByNegOne {
-		b.e.use(minByMinusOne)
-		b.e.warn("RuntimeWarning: overflow encountered in floor_divide")
-	}
-	return v
-}
-
-func (b *pyBin) jaxIntDiv(x, y uint64) uint64 {
-	d := b.compute
-	b.e.use(jaxIntDivRule)
-	switch b.op {
-	case "floor_div":
-		return jaxFloorDiv(x, y, d)
-	case "rem":
-		return jaxRemainder(x, y, d)
-	}
-	if y == 0 && !b.jaxFmodRaw {
-		y = 1
-	}
-	return xlaRem(x, y, d)
+	return cmpHolds(b.op, c)
 }
 
 // ---------------------------------------------------------------- float elements
@@ -769,10 +502,10 @@ var (
 		"XLA on CPU divides by a Python scalar as a * (1/b), the reciprocal rounded in f32 (f64 for f64)",
 		"oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
 	xlaGPUDiv = newRule("jax.gpu.approximate-f32-div",
-		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, computed in f32) approximately, as x * rcp(y) with a faithful hardware reciprocal: the result is unspecified when the two faithful reciprocals give different results",
+		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, in f32) approximately, x * rcp(y) with a faithful reciprocal: unspecified where the two faithful reciprocals give different results",
 		"oracle-00194, oracle2-00388 (30/255 = 0.11764705181121826), oracle2-01037 (0.5/255), oracle2-00312")
 	floorDivFloatRule = newRule("python.float.floor-div",
-		"float floor division: PyTorch and NumPy take (a - fmod(a, b)) / b, correct it toward -inf and snap to an integer (a zero divisor gives a / b); JAX rounds half away from zero after the same correction, so -0.0 // 3 is 0.0",
+		"float floor division: PyTorch and NumPy take (a - fmod(a, b)) / b, correct it toward -inf and snap it to an integer (x // 0 is x / 0); JAX rounds half away from zero instead (-0.0 // 3 is 0.0)",
 		"oracle-00195, oracle-00185, oracle-00205, oracle2-00653; c10::div_floor_floating, npy_divmod, jnp _float_divmod")
 	remFloatRule = newRule("python.float.rem",
 		"float remainder = fmod(a, b) plus b when nonzero and of the other sign; PyTorch and JAX keep a zero's sign from fmod, NumPy gives a zero the divisor's sign",
@@ -849,7 +582,7 @@ func (b *pyBin) floatArith(x, y float64) (float64, bool) {
 			e.use(xlaGPUDiv)
 		}
 		return v, unspec
-	case b.op == "div" && e.p.Framework == JAX && b.args[1].isScalar():
+	case b.op == "div" && e.p.Framework == JAX && e.p.Device == CPU && b.args[1].isScalar():
 		e.use(xlaCPURecipDiv)
 		return roundTo(floatArith("mul", x, floatArith("div", 1, y, p), p), d), false
 	}
@@ -883,28 +616,20 @@ func (b *pyBin) floatTruncDiv(x, y float64) float64 {
 }
 
 func (b *pyBin) floatMaxMin(x, y float64) (float64, bool) {
-	e, isMax := b.e, b.op == "maximum"
-	switch {
-	case x != x || y != y:
-		return x + y, false // NaN
-	case x != y || x != 0:
-		if (x < y) == isMax {
-			return y, false
-		}
-		return x, false
-	}
-	e.use(maxMinZeros)
+	e, tie := b.e, tieIEEE
 	switch {
 	case e.p.Framework == PyTorch && e.p.Device == MPS:
-		return x, true
+		tie = tieUnspecified
 	case e.p.Framework == NumPy && b.compute == tensor.F16:
-		return x, false
+		tie = tieFirst
 	case e.p.Framework == NumPy || (e.p.Framework == PyTorch && e.p.Device == CPU && e.p.Arch == X86):
-		return y, false
-	case isMax == isNeg(x):
-		return y, false
+		tie = tieSecond
 	}
-	return x, false
+	v, tied, unspec := maxMinFloat(x, y, b.op == "maximum", tie)
+	if tied {
+		e.use(maxMinZeros)
+	}
+	return v, unspec
 }
 
 func (b *pyBin) floatPow(x, y float64) (float64, bool) {
@@ -914,11 +639,17 @@ func (b *pyBin) floatPow(x, y float64) (float64, bool) {
 	switch e.p.Framework {
 	case PyTorch:
 		if pos == 1 {
-			return b.torchScalarPow(x, s.Float())
+			v, unspec := torchScalarPow(x, s.Float(), d, e.p.Device == CUDA)
+			if unspec {
+				e.use(cudaRsqrt)
+			}
+			return v, unspec
 		}
 	case NumPy:
-		if v, ok := numpyFastPow(x, s, pos, d); ok {
-			return v, false
+		if pos == 1 {
+			if v, ok := numpyFastPow(x, s, d); ok {
+				return v, false
+			}
 		}
 	}
 	v, unfaithful := powFaithful(x, y, d)
@@ -927,114 +658,4 @@ func (b *pyBin) floatPow(x, y float64) (float64, bool) {
 		return v, true
 	}
 	return v, false
-}
-
-// numpyFastPow is NumPy's fast_scalar_power for float arrays: ** -1, ** 2
-// (Python ints) and ** 0.5 (a Python float) run reciprocal, square, sqrt.
-func numpyFastPow(x float64, s *tensor.Scalar, pos int, d tensor.DType) (float64, bool) {
-	if pos != 1 || d == tensor.BF16 || s.Kind == tensor.ScalarBool {
-		return 0, false
-	}
-	p := opmath(d)
-	switch v := s.Float(); {
-	case s.Kind == tensor.ScalarInt && v == -1:
-		return roundTo(floatArith("div", 1, x, p), d), true
-	case s.Kind == tensor.ScalarInt && v == 2:
-		return roundTo(floatArith("mul", x, x, p), d), true
-	case s.Kind == tensor.ScalarFloat && v == 0.5:
-		return roundTo(sqrtIn(x, p), d), true
-	}
-	return 0, false
-}
-
-// torchScalarPow is pow_tensor_scalar: sqrt, 1/sqrt and reciprocal for the
-// exponents 0.5, -0.5, -1 (CPU: f32/f64/bf16 only), then, with the exponent
-// converted to the dtype (CPU f32/f64 keep it as a double), multiplications
-// for 2, 3 and -2 (CPU: not f16) and pow otherwise.
-func (b *pyBin) torchScalarPow(x, exp float64) (float64, bool) {
-	d, p, cuda := b.compute, opmath(b.compute), b.e.p.Device == CUDA
-	step := stepFPU(d)
-	special := cuda || d != tensor.F16
-	if special {
-		switch exp {
-		case 0.5:
-			return roundTo(sqrtIn(x, p), d), false
-		case -0.5:
-			if cuda && x > 0 && !isInf(x) {
-				b.e.use(cudaRsqrt)
-				return roundTo(floatArith("div", 1, sqrtIn(x, p), p), d), true
-			}
-			return roundTo(floatArith("div", 1, sqrtIn(x, p), p), d), false
-		case -1:
-			return roundTo(floatArith("div", 1, x, p), d), false
-		}
-	}
-	if cuda || d == tensor.F16 || d == tensor.BF16 {
-		exp = roundTo(exp, d)
-	}
-	if special {
-		switch exp {
-		case 2:
-			return step.mul(x, x), false
-		case 3:
-			return step.mul(step.mul(x, x), x), false
-		case -2:
-			return step.div(1, step.mul(x, x)), false
-		}
-	}
-	v, _ := powFaithful(x, exp, d)
-	return v, false
-}
-
-func isInf(x float64) bool { return x-x != 0 && x == x }
-
-// runIntegerPow evaluates JAX's lax.integer_pow(base, n).
-func (b *pyBin) runIntegerPow() tensor.Outcome {
-	d := b.compute
-	base := b.e.convertArg(b.args[0], d)
-	out := tensor.New(b.result, b.shape...)
-	for i := range out.Len() {
-		j := broadcastIndex(b.shape, i, base.Shape)
-		if d.IsInt() {
-			out.SetUint(i, intPowBig(base.Uint(j), b.intPowExp, d))
-			continue
-		}
-		v, unspec := b.floatIntegerPow(base.Float(j))
-		out.SetFloat(i, v)
-		if unspec {
-			out.SetUnspecified(i)
-		}
-	}
-	return tensor.ValueOutcome(out)
-}
-
-// floatIntegerPow is lax._integer_pow on a float: square-and-multiply with
-// one rounding per multiplication, and 1 / x**|n| for negative n.
-func (b *pyBin) floatIntegerPow(x float64) (float64, bool) {
-	d, n := b.compute, b.intPowExp
-	if n.Sign() == 0 {
-		return 1, false
-	}
-	f := stepFPU(d)
-	m := new(big.Int).Abs(n)
-	acc, have := 0.0, false
-	for i := range m.BitLen() {
-		if m.Bit(i) == 1 {
-			if have {
-				acc = f.mul(acc, x)
-			} else {
-				acc, have = x, true
-			}
-		}
-		if i+1 < m.BitLen() {
-			x = f.mul(x, x)
-		}
-	}
-	if n.Sign() > 0 {
-		return acc, false
-	}
-	if b.e.p.Device == GPU && d != tensor.F64 {
-		return approxDivF32(1, acc, d)
-	}
-	return f.div(1, acc), false
 }

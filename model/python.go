@@ -58,6 +58,10 @@ func evalPython(e *evaluation) tensor.Outcome {
 		return e.pyIndexSelect()
 	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassZeros:
 		return e.pyCreate()
+	case tensor.ClassFromVec:
+		return e.pyFromVec()
+	case tensor.ClassToHost:
+		return e.pyToHost()
 	}
 	return e.unsupported(noSuchOp, "%s has no %s", e.p.Framework, e.c.Op)
 }
