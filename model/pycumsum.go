@@ -1,8 +1,178 @@
 package model
 
-import "github.com/tfuzz/tfuzz/tensor"
+import (
+	"math"
 
-// pyCumsum evaluates the cumsum family for PyTorch, NumPy and JAX (not modeled yet).
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// cumsum of PyTorch, NumPy and JAX: a.cumsum(dim), np.cumsum(a, axis),
+// jnp.cumsum(a, axis); dim absent means 0. The result has the input's
+// shape; integers wrap in the result dtype (JAX keeps the input's integer
+// dtype, the others widen to 64 bits); floats differ in the accumulator
+// (PyTorch CPU: f64 for f32, f32 for f16/bf16) and in the first element
+// (NumPy copies it, so a -0 survives).
+
+var (
+	pyCumsumShape = newRule("python.cumsum.shape",
+		"cumsum keeps the input's shape (NumPy gives shape [1] for a 0-dim input, PyTorch a 0-dim result) and runs along dim, 0 when absent; an empty input gives an empty result",
+		"oracle2-00018, oracle2-01263, oracle2-00302, oracle2-00639, oracle2-00992")
+	jaxCumsumDType = newRule("jax.cumsum.keep-int-dtype",
+		"JAX cumsum keeps an integer dtype and wraps in it (u8 [200, 100] -> [200, 44]); only bool becomes the default int (i32 x32, i64 x64)",
+		"oracle-00943, oracle-00957, oracle-00964, oracle-00971 (i32 stays i32 in x64), oracle2-01401")
+	pyCumsumInt = newRule("python.cumsum.int-wrap",
+		"integer cumsum stores the running sum modulo 2^bits of the result dtype at every position, without a warning",
+		"oracle-00943, oracle-00985, oracle2-01503; seed 004 (i32 cumsum -> i64)")
+	torchCPUCumsum = newRule("pytorch.cpu.cumsum.wide-acc",
+		"PyTorch CPU cumsum accumulates in order from +0 in at::acc_type<T, false> (f64 for f32 and f64, f32 for f16/bf16), each output rounded to the dtype",
+		"oracle-01020 (f32 [2^24, 1, 1] -> 16777218), oracle-01013 (bf16 -> 258); reductions.md §7")
+	torchCUDACumsum = newRule("pytorch.cuda.cumsum.dtype",
+		"PyTorch CUDA cumsum adds in the dtype (f16/bf16 rounded every step) from +0: in order along a strided dim (scan_outer_dim); along the fastest dim (CUB scan of one row, a tree across threads for many rows) the first three outputs are in order and later ones are specified only when order-free; whether an output of only -0 keeps its sign is not pinned",
+		"oracle-01013, oracle-01020, oracle-01034, oracle2-00324; reductions.md §7, §10.2, §10.4")
+	torchMPSCumsum = newRule("pytorch.mps.cumsum.unpinned",
+		"PyTorch MPS cumsum runs MPSGraph's cumulative sum, whose order and accumulator are unknown: an output is specified when its prefix is order-free in the dtype (and not all -0)",
+		"no MPS run")
+	numpyCumsum = newRule("numpy.cumsum.sequential",
+		"NumPy cumsum copies the first element (a -0 survives) and adds each next one in order in the dtype, f16 and bf16 rounding at every step",
+		"oracle-01013, oracle-01020, oracle-01034, oracle2-00992; NumPy 1.24 checked for f16 (reductions.md §7)")
+	jaxCumsum = newRule("jax.cumsum.reduce-window",
+		"JAX cumsum (lax.cumsum, reduce_window) adds in order from +0 in the dtype, f16/bf16 not upcast; XLA may rewrite windows of more than 32 elements, where an output is specified only when its prefix is order-free",
+		"oracle-01013, oracle-01020, oracle-01034, oracle2-00324, oracle2-00992; reductions.md §7, §10.3")
+)
+
+// pyCumsum evaluates cumsum.
 func (e *evaluation) pyCumsum() tensor.Outcome {
-	return e.unsupported(notModeled, "tfuzz: %s is not modeled yet for %s", e.c.Op, e.p.Name)
+	x := e.input(e.c.Args[0].Tensor)
+	if out, failed := e.pyReduceInputCheck(x); failed {
+		return out
+	}
+	dim := 0
+	if e.c.Attrs.Dim != nil {
+		dim = *e.c.Attrs.Dim
+	}
+	d, zeroDim, out, failed := e.pyReduceDim(dim, x.Rank(), true)
+	if failed {
+		return out
+	}
+	e.use(pyCumsumShape)
+	shape := x.Shape
+	g := newRedGeom(shape, d, true)
+	if zeroDim {
+		g = newRedGeom(shape, -1, false)
+		if e.p.Framework == NumPy {
+			shape = []int{1}
+		}
+	}
+	if e.p.Device == MPS && isBarebonesUnsigned(x.DType) && g.numel > 0 {
+		return e.fail(torchMPSWideUnsigned, tensor.UnsupportedDType, "RuntimeError: Failed to create function state object for: cumsum_%s", pyName(x.DType))
+	}
+	res := tensor.New(e.cumsumDType(x.DType), shape...)
+	for k := range g.groups() {
+		if !res.DType.IsFloat() {
+			e.cumsumInt(x, res, g, k)
+			continue
+		}
+		vals, ok := e.cumsumFloat(g.floats(x, k), x.DType, g.contiguous())
+		for j, v := range vals {
+			e.setReduced(res, g.at(k, j), v, ok[j])
+		}
+	}
+	return tensor.ValueOutcome(res)
+}
+
+// cumsumDType is the result dtype of cumsum of dtype d.
+func (e *evaluation) cumsumDType(d tensor.DType) tensor.DType {
+	if e.p.Framework != JAX || d == tensor.Bool {
+		if e.p.Framework == JAX {
+			e.use(jaxCumsumDType)
+		}
+		return e.sumDType(d)
+	}
+	if !d.IsFloat() {
+		e.use(jaxCumsumDType)
+	}
+	return d
+}
+
+// cumsumInt stores the wrapped running sums of output group k.
+func (e *evaluation) cumsumInt(x, res *tensor.Tensor, g redGeom, k int) {
+	e.use(pyCumsumInt)
+	acc := uint64(0)
+	for j := range g.n {
+		i := g.at(k, j)
+		acc += uint64(x.Int(i))
+		res.SetInt(i, int64(wrapInt(acc, res.DType)))
+	}
+}
+
+// cumsumFloat returns the running sums of xs (values of dtype d, along a
+// contiguous dim or not) before the rounding to d, and which are specified.
+func (e *evaluation) cumsumFloat(xs []float64, d tensor.DType, contiguous bool) ([]float64, []bool) {
+	out := make([]float64, len(xs))
+	ok := make([]bool, len(xs))
+	a := Arith{false, d}
+	copyFirst := false
+	pinned := len(xs) // outputs before this position are in order
+	signKnown := true // the sign of an all -0 prefix is pinned
+	switch {
+	case e.p.Framework == NumPy:
+		e.use(numpyCumsum)
+		copyFirst = true
+	case e.p.Framework == JAX:
+		e.use(jaxCumsum)
+		pinned = 32
+	case e.p.Device == CUDA:
+		e.use(torchCUDACumsum)
+		if contiguous {
+			pinned = 3
+		}
+		signKnown = false
+	case e.p.Device == MPS:
+		e.use(torchMPSCumsum)
+		pinned, signKnown = 0, false
+	default:
+		e.use(torchCPUCumsum)
+		a.Prec = opmath(d)
+		if d == tensor.F32 {
+			a.Prec = tensor.F64
+		}
+	}
+	free := newOrderFree(Arith{false, d})
+	acc, allNegZero := 0.0, true
+	for j, x := range xs {
+		if j == 0 && copyFirst {
+			acc = x
+		} else {
+			acc = a.Op(acc, x)
+		}
+		out[j] = acc
+		free.add(x)
+		allNegZero = allNegZero && x == 0 && math.Signbit(x)
+		inOrder := j < pinned || free.free()
+		ok[j] = inOrder && (signKnown || !allNegZero)
+		switch {
+		case inOrder && j >= pinned:
+			e.use(pyOrderFree)
+		case inOrder && !ok[j]:
+			e.use(pyZeroSign)
+		}
+	}
+	e.numpyAccumulateWarning(out, xs)
+	return out, ok
+}
+
+// numpyAccumulateWarning records NumPy's warning when a running sum of
+// finite values overflows.
+func (e *evaluation) numpyAccumulateWarning(out, xs []float64) {
+	if e.p.Framework != NumPy {
+		return
+	}
+	for j, v := range out {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			if !math.IsInf(xs[j], 0) && !math.IsNaN(xs[j]) && !math.IsNaN(v) {
+				e.warn("RuntimeWarning: overflow encountered in accumulate")
+			}
+			return
+		}
+	}
 }
