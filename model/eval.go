@@ -21,6 +21,9 @@ func Eval(name string, c *tensor.Case) tensor.Outcome {
 func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 	e := &evaluation{p: p, c: c}
 	out := p.eval(e)
+	if len(e.rules) == 0 {
+		e.use(ordinaryRule(p.Framework))
+	}
 	out.Rules = append(out.Rules, e.rules...)
 	out.Warnings = append(out.Warnings, e.warnings...)
 	return out
@@ -59,3 +62,18 @@ func (e *evaluation) op() tensor.OpInfo {
 	op, _ := tensor.LookupOp(e.c.Op)
 	return op
 }
+
+// ordinaryRules name the case where no special rule applies: the op's plain
+// mathematical result, exact in the result dtype (no overflow, zero divisor,
+// rounding choice or error). An outcome always names at least one rule.
+var ordinaryRules = map[Framework]*Rule{}
+
+func init() {
+	for _, f := range []Framework{PyTorch, NumPy, JAX, Candle, Burn, Tenferro} {
+		ordinaryRules[f] = newRule(string(f)+".ordinary",
+			"no special case applies: the op's mathematical result, exact in the result dtype",
+			"spec/case-format.md op catalog; the framework's documentation of the op")
+	}
+}
+
+func ordinaryRule(f Framework) *Rule { return ordinaryRules[f] }
