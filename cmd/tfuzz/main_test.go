@@ -58,6 +58,33 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}
 }
 
+// TestBadCaseFilesExitTwo feeds eval one bad line of each kind the codec
+// rejects; each must exit 2 naming the file, the line and the field.
+func TestBadCaseFilesExitTwo(t *testing.T) {
+	neg := func(tensorJSON string) string { return `{"op": "neg", "args": [` + tensorJSON + `]}` }
+	tests := []struct{ name, line, where string }{
+		{"malformed JSON", `{"op": "neg", "args": [}`, ":2: args: invalid JSON"},
+		{"unknown op", `{"op": "matmul", "args": []}`, ":2: op: unknown op"},
+		{"unknown dtype", neg(`{"dtype": "f8", "shape": [1], "data": ["1.0"]}`), ":2: args[0].dtype: unknown dtype"},
+		{"unknown profile", `{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1]}], "expect": {"torch": {"crash": {"signal": "SIGFPE"}}}}`,
+			":2: expect.torch: unknown profile"},
+		{"data length", neg(`{"dtype": "i8", "shape": [3], "data": [1, 2]}`), ":2: args[0].data: has 2 elements"},
+		{"rank over 8", neg(`{"dtype": "i8", "shape": [1,1,1,1,1,1,1,1,1], "data": [1]}`), ":2: args[0].shape: rank 9"},
+		{"over 2^24 elements", neg(`{"dtype": "i8", "shape": [16777217], "data": []}`), ":2: args[0].shape: [16777217] has more than 2^24"},
+		{"? in args", neg(`{"dtype": "i8", "shape": [1], "data": ["?"]}`), `:2: args[0].data[0]: "?" is allowed only in outcomes`},
+	}
+	good := `{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1]}]}`
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "cases.jsonl", good+"\n"+tt.line+"\n")
+			code, _, stderr := runTfuzz(t, "eval", path)
+			if code != exitUsage || !strings.Contains(stderr, path+tt.where) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, path+tt.where)
+			}
+		})
+	}
+}
+
 func TestEvalCheck(t *testing.T) {
 	good := writeFile(t, "good.jsonl", addCase+"\n")
 	code, out, _ := runTfuzz(t, "eval", "--check", good)
