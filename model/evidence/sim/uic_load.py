@@ -1,0 +1,22 @@
+import json
+FILES=['/work/shared/oracle/real-frameworks.jsonl','/work/shared/oracle/real-frameworks-2.jsonl']
+PROFILES=['pytorch/cpu','pytorch/cuda','numpy','jax/cpu-x32','jax/cpu-x64','jax/gpu-x32','jax/gpu-x64']
+def cases():
+    for f in FILES:
+        for l in open(f):
+            yield json.loads(l)
+def short(o):
+    if 'value' in o:
+        v=o['value']; return f"{v['dtype']}{v['shape']} {v['data']}"
+    if 'error' in o: return f"ERR {o['error']['class']}: {o['error']['message'][:160]}"
+    return json.dumps(o)[:200]
+def show(c):
+    print('==',c['id'],c.get('group'),c['op'],json.dumps(c.get('attrs',{})))
+    for a in c['args']:
+        if 'scalar' in a: print('   arg scalar',a)
+        else: print('   arg',a['dtype'],a['shape'],a['data'])
+    outs={}
+    for p,o in c['expect'].items():
+        outs.setdefault(short(o),[]).append(p)
+    for s,ps in outs.items():
+        print('   ',','.join(ps),'->',s)
