@@ -29,3 +29,14 @@ func TestModelMatchesOracle(t *testing.T) {
 		t.Errorf("stale entries in %s:\n%s", exceptionsFile, out)
 	}
 }
+
+// TestModelMatchesSeeds: every worked example of the seed documents, as
+// encoded in corpus/seeds, is reproduced by the model under every profile it
+// names.
+func TestModelMatchesSeeds(t *testing.T) {
+	code, out, stderr := runTfuzz(t, "eval", "--check", "--summary-only", "../../corpus/seeds")
+	t.Logf("per-profile agreement:%s", out[strings.LastIndex(out, "\nprofile"):])
+	if code != exitClean {
+		t.Fatalf("exit %d: the model disagrees with the seed corpus\n%s%s", code, out, stderr)
+	}
+}
