@@ -59,7 +59,7 @@ type Stats struct {
 // Run runs the campaign until its duration or case limit is reached or ctx
 // is done, and returns what it did. Findings are in OutDir/findings.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
-	cfg.defaults()
+	cfg.Defaults()
 	if len(cfg.Targets) == 0 {
 		return Stats{}, fmt.Errorf("no backend claims any of the selected profiles")
 	}
@@ -97,7 +97,8 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	return r.stats(), r.firstErr()
 }
 
-func (c *Config) defaults() {
+// Defaults fills in the documented defaults of unset fields.
+func (c *Config) Defaults() {
 	if c.Workers <= 0 {
 		c.Workers = runtime.NumCPU()
 	}

@@ -84,6 +84,8 @@ func runCampaign(o runOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
 		return exitUsage
 	}
+	defer closeTargets(cfg.Targets)
+	cfg.Defaults()
 	fmt.Fprintf(stderr, "tfuzz run: seed %d, shard %d/%d, %d targets, %d workers, out %s\n",
 		cfg.Seed, cfg.Shard, cfg.Shards, len(cfg.Targets), cfg.Workers, cfg.OutDir)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -102,6 +104,8 @@ func runCampaign(o runOptions, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "replay: tfuzz run --seed %d --shard %d/%d\n", st.Seed, cfg.Shard, cfg.Shards)
 	if st.Findings > 0 {
 		fmt.Fprintf(stdout, "findings: %s (tfuzz repro FILE replays one)\n", cfg.OutDir+"/"+campaign.FindingsDir)
+	}
+	if st.Divergent > 0 {
 		return exitDiverged
 	}
 	return exitClean
