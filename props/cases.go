@@ -11,6 +11,9 @@ type CaseOptions struct {
 	Ops      []string       // op names; default: the whole catalog
 	DTypes   []tensor.DType // element dtypes of the main input; default: all
 	MaxElems int            // largest tensor drawn (default 24)
+	// Views makes some input tensors non-contiguous views of the same
+	// elements (strided, permuted, offset storage; see views.go).
+	Views bool
 }
 
 func (o CaseOptions) ops() []string {
@@ -88,6 +91,9 @@ func GenCase(o CaseOptions) *rapid.Generator[*tensor.Case] {
 			c.Attrs.DType = rapid.SampledFrom(o.dtypes()).Draw(t, "dtype")
 			r := a.Rank()
 			c.Attrs.Rank = &r
+		}
+		if o.Views {
+			viewArgs(t, c)
 		}
 		return c
 	})

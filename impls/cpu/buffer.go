@@ -1,0 +1,174 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Decoding and encoding between tensor.Tensor (raw words, one per element,
+// integers zero-extended) and the engine's typed slices in the compute
+// representation of elem.go. Decoding keeps the storage order: strides and
+// offsets of the view stay valid for the typed slice.
+
+// decodeAs converts every storage word of t into dst (len(dst) >=
+// len(t.Data)) as a value of the dtype `to`, in its compute representation T.
+// The conversion is the one every framework uses when it promotes an operand:
+// integers wrap, bool is 0 or 1, floats widen exactly, integers round to a
+// float once (to f16/bf16 through f32, as c10 and ml_dtypes do). Float ->
+// integer and narrowing float conversions are casts (convert.go), not
+// promotions.
+func decodeAs[T number](dst []T, t *tensor.Tensor, to tensor.DType) {
+	src := t.Data
+	dst = dst[:len(src)]
+	switch t.DType {
+	case tensor.Bool:
+		for i, w := range src {
+			dst[i] = T(uint8(w) & 1)
+		}
+	case tensor.U8:
+		for i, w := range src {
+			dst[i] = T(uint8(w))
+		}
+	case tensor.I8:
+		for i, w := range src {
+			dst[i] = T(int8(w))
+		}
+	case tensor.U16:
+		for i, w := range src {
+			dst[i] = T(uint16(w))
+		}
+	case tensor.I16:
+		for i, w := range src {
+			dst[i] = T(int16(w))
+		}
+	case tensor.U32:
+		for i, w := range src {
+			dst[i] = T(uint32(w))
+		}
+	case tensor.I32:
+		for i, w := range src {
+			dst[i] = T(int32(w))
+		}
+	case tensor.U64:
+		for i, w := range src {
+			dst[i] = T(w)
+		}
+	case tensor.I64:
+		for i, w := range src {
+			dst[i] = T(int64(w))
+		}
+	case tensor.F16:
+		for i, w := range src {
+			dst[i] = T(f16ToF32(uint16(w)))
+		}
+	case tensor.BF16:
+		for i, w := range src {
+			dst[i] = T(bf16ToF32(uint16(w)))
+		}
+	case tensor.F32:
+		for i, w := range src {
+			dst[i] = T(math.Float32frombits(uint32(w)))
+		}
+	case tensor.F64:
+		for i, w := range src {
+			dst[i] = T(math.Float64frombits(w))
+		}
+	}
+}
+
+// decodeF32 decodes t as the float dtype `to` (f16, bf16 or f32) held in
+// float32: integers round to f16/bf16 through f32 (c10 and ml_dtypes build
+// them from a float), floats round once to the target.
+func decodeF32(dst []float32, t *tensor.Tensor, to tensor.DType) {
+	dst = dst[:len(t.Data)]
+	if t.DType == tensor.F64 && isHalf(to) {
+		round := roundF16From64
+		if to == tensor.BF16 {
+			round = roundBF16From64
+		}
+		for i, w := range t.Data {
+			dst[i] = round(math.Float64frombits(w))
+		}
+		return
+	}
+	decodeAs(dst, t, to)
+	if t.DType == to || t.DType == tensor.Bool || t.DType == tensor.F16 && to == tensor.F32 ||
+		t.DType == tensor.BF16 && to == tensor.F32 {
+		return
+	}
+	switch to {
+	case tensor.F16:
+		roundF16Slice(dst)
+	case tensor.BF16:
+		roundBF16Slice(dst)
+	}
+}
+
+func roundF16Slice(x []float32) {
+	for i, v := range x {
+		x[i] = roundF16(v)
+	}
+}
+
+func roundBF16Slice(x []float32) {
+	for i, v := range x {
+		x[i] = roundBF16(v)
+	}
+}
+
+// loadInput returns t's storage decoded as dtype `to`, in representation T.
+func loadInput[T number](t *tensor.Tensor, to tensor.DType) []T {
+	dst := make([]T, len(t.Data))
+	if f, ok := any(dst).([]float32); ok { // one type test per op
+		decodeF32(f, t, to)
+		return dst
+	}
+	decodeAs(dst, t, to)
+	return dst
+}
+
+// encode converts a contiguous result in representation T into the words
+// of a new tensor of dtype d and the given shape. f16 and bf16 results are
+// rounded to nearest even here, which is how a kernel computing in f32
+// ("opmath") stores its result.
+func encode[T number](e *Engine, src []T, d tensor.DType, shape []int) *tensor.Tensor {
+	out := &tensor.Tensor{DType: d, Shape: append([]int{}, shape...), Data: make([]uint64, len(src))}
+	e.parallel(len(src), func(lo, hi int) fault {
+		encodeInto(out.Data[lo:hi], src[lo:hi], d)
+		return 0
+	})
+	return out
+}
+
+// encodeInto writes src as words of dtype d into dst (len(dst) == len(src)).
+func encodeInto[T number](dst []uint64, src []T, d tensor.DType) {
+	dst = dst[:len(src)]
+	switch d {
+	case tensor.F16:
+		if f, ok := any(src).([]float32); ok {
+			narrowF16(dst, f)
+			return
+		}
+		for i, v := range src {
+			dst[i] = uint64(f32ToF16(float32(v)))
+		}
+	case tensor.BF16:
+		for i, v := range src {
+			dst[i] = uint64(f32ToBF16(float32(v)))
+		}
+	case tensor.F32:
+		for i, v := range src {
+			dst[i] = uint64(math.Float32bits(float32(v)))
+		}
+	case tensor.F64:
+		for i, v := range src {
+			dst[i] = math.Float64bits(float64(v))
+		}
+	default:
+		mask := ^uint64(0) >> (64 - d.Bits())
+		for i, v := range src {
+			dst[i] = uint64(v) & mask
+		}
+	}
+}

@@ -1,0 +1,395 @@
+package cpu
+
+import (
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// The binary family of PyTorch, NumPy and JAX: each framework's checks in the
+// order it makes them, promotion (promote.go), then one run over typed
+// buffers (pybinary_run.go). Planning looks at dtypes, shapes and scalars
+// only; value-dependent outcomes come from kernel faults.
+
+func init() {
+	attach(pythonProfiles(), tensor.ClassBinary, &family{supports: pyBinarySupports, eval: pyBinaryEval})
+}
+
+// pyBinarySupports declines complex operands, Python ints outside int64
+// and (JAX's integer_pow) 0-dim u64 exponents beyond int64.
+func pyBinarySupports(p *profile, c *tensor.Case) bool {
+	if y := c.Args[1].Tensor; p.fw == fwJAX && p.x64 && c.Op == "pow" && y != nil && y.Rank() == 0 &&
+		y.DType == tensor.U64 && len(y.Data) > y.Offset && int64(y.Data[y.Offset]) < 0 {
+		return false
+	}
+	for _, a := range c.Args {
+		if a.Scalar != nil {
+			if _, ok := parseScalar(a.Scalar); !ok {
+				return false
+			}
+		} else if a.Tensor.DType.IsComplex() {
+			return false
+		}
+	}
+	return true
+}
+
+// binArg is one operand: a tensor as the framework holds it, or a scalar.
+type binArg struct {
+	t *tensor.Tensor // nil for a scalar
+	s pyScalar
+}
+
+func (a *binArg) isScalar() bool { return a.t == nil }
+
+// promo returns the operand as promotion sees it.
+func (a *binArg) promo() pyOperand {
+	if a.t == nil {
+		return pyOperand{scalar: true, kind: a.s.kind}
+	}
+	return pyOperand{dtype: a.t.DType, zeroD: a.t.Rank() == 0}
+}
+
+// binPlan is a binary op decided from dtypes and shapes.
+type binPlan struct {
+	p      *profile
+	op     opID
+	args   [2]binArg
+	common tensor.DType // the promoted dtype of the operands
+	// compute is the dtype the operands are converted to; result the
+	// output's dtype (bool for comparisons, f32/f64 for true division of
+	// integers).
+	compute, result tensor.DType
+	shape           []int
+	// opmath is the operand PyTorch's kernel reads at f32 from its original
+	// value instead of its f16/bf16 conversion (-1: none).
+	opmath int
+	// intPowExp is set when JAX's lax.integer_pow runs (exponent a Python
+	// int or bool, or a 0-dim integer array).
+	intPowExp *int64
+	// jaxFmodRaw: jnp.fmod of bools keeps a zero divisor (XLA x % 0 = x).
+	jaxFmodRaw bool
+	// shortcut: PyTorch's pow without a kernel.
+	shortcut powShortcut
+}
+
+func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	op := parseOp(c.Op)
+	if op == opTruncDiv && p.fw != fwPyTorch { // policy python.trunc-div.none
+		return tensor.UnsupportedOutcome("%s has no truncating division", fwName(p.fw))
+	}
+	b := &binPlan{p: p, op: op, opmath: -1}
+	for k, a := range c.Args {
+		if a.Scalar != nil {
+			b.args[k].s, _ = parseScalar(a.Scalar)
+		} else {
+			b.args[k].t = pyInput(p, a.Tensor)
+		}
+	}
+	var o *tensor.Outcome
+	switch p.fw {
+	case fwPyTorch:
+		o = b.torchPrepare()
+	case fwNumPy:
+		o = b.numpyPrepare()
+	default:
+		o = b.jaxPrepare()
+	}
+	if o != nil {
+		return *o
+	}
+	return b.run(e)
+}
+
+func outcome(o tensor.Outcome) *tensor.Outcome { return &o }
+
+// scalarArg returns the position of the scalar operand, or -1.
+func (b *binPlan) scalarArg() int {
+	for k := range b.args {
+		if b.args[k].isScalar() {
+			return k
+		}
+	}
+	return -1
+}
+
+// broadcast sets b.shape or returns the shape error (policy python.broadcast).
+func (b *binPlan) broadcast() *tensor.Outcome {
+	x, y := b.args[0].t, b.args[1].t
+	switch {
+	case x == nil:
+		b.shape = append([]int{}, y.Shape...)
+		return nil
+	case y == nil:
+		b.shape = append([]int{}, x.Shape...)
+		return nil
+	}
+	s, ok := broadcastShapes(x.Shape, y.Shape)
+	if ok {
+		b.shape = s
+		return nil
+	}
+	return outcome(tensor.ErrorOutcome(tensor.ShapeMismatch, "shapes %v and %v do not broadcast", x.Shape, y.Shape))
+}
+
+// broadcastShapes is the NumPy-style broadcast of two shapes.
+func broadcastShapes(a, b []int) ([]int, bool) {
+	n := max(len(a), len(b))
+	s := make([]int, n)
+	for i := 0; i < n; i++ {
+		da, db := 1, 1
+		if j := i - (n - len(a)); j >= 0 {
+			da = a[j]
+		}
+		if j := i - (n - len(b)); j >= 0 {
+			db = b[j]
+		}
+		switch {
+		case da == db || db == 1:
+			s[i] = da
+		case da == 1:
+			s[i] = db
+		default:
+			return nil, false
+		}
+	}
+	return s, true
+}
+
+// setDTypes sets the common, compute and result dtypes; intDiv is the float
+// true division of integers computes in (policy python.div.int-to-float).
+func (b *binPlan) setDTypes(common, intDiv tensor.DType) {
+	b.common, b.compute, b.result = common, common, common
+	switch {
+	case b.op == opDiv && !common.IsFloat():
+		b.compute, b.result = intDiv, intDiv
+	case b.op.isComparison():
+		b.result = tensor.Bool
+	}
+}
+
+// usesIntLoopForBool lists the ops NumPy and JAX run on integers for bools.
+func (b *binPlan) usesIntLoopForBool() bool {
+	return b.op == opFloorDiv || b.op == opRem || b.op == opFmod || b.op == opPow
+}
+
+// ---------------------------------------------------------------- PyTorch
+
+func (b *binPlan) torchPrepare() *tensor.Outcome {
+	pos := b.scalarArg()
+	if pos >= 0 && (b.op == opMaximum || b.op == opMinimum) {
+		// policy pytorch.binary.tensor-only
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument 'other' must be Tensor", opName(b.op)))
+	}
+	if b.op == opSub { // policy pytorch.sub.bool
+		for k := range b.args {
+			a := &b.args[k]
+			if a.isScalar() && a.s.kind == tensor.ScalarBool || !a.isScalar() && a.t.DType == tensor.Bool {
+				return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType,
+					"RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported."))
+			}
+		}
+	}
+	if b.op == opPow && pos == 1 && b.args[1].s.kind == tensor.ScalarInt && b.args[1].s.i < 0 {
+		if d := b.args[0].t.DType; !d.IsFloat() { // policy pytorch.pow.negative-int-exponent
+			return outcome(tensor.ErrorOutcome(tensor.Other, "RuntimeError: Integers to negative integer powers are not allowed."))
+		}
+	}
+	if o := b.broadcast(); o != nil {
+		return o
+	}
+	common, ok := torchResultType(b.args[0].promo(), b.args[1].promo())
+	if !ok { // policy pytorch.promote.barebones-unsigned
+		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType,
+			"RuntimeError: Promotion for uint16, uint32, uint64 types is not supported"))
+	}
+	b.setDTypes(common, tensor.F32)
+	if b.op == opPow && pos >= 0 {
+		if b.shortcut = torchPowShortcut(pos, b.args[pos].s); b.shortcut != noShortcut {
+			return nil
+		}
+	}
+	if k := torchMissingKernel(b.op, b.compute); k != "" {
+		return outcome(torchNoKernel(k, b.compute))
+	}
+	if b.compute == tensor.Bool && (b.op == opFloorDiv || b.op == opRem || b.op == opFmod) {
+		// policy pytorch.coverage.bool-division
+		k := "div_floor_cpu"
+		switch b.op {
+		case opRem:
+			k = "remainder_cpu"
+		case opFmod:
+			k = "fmod_cpu"
+		}
+		return outcome(torchNoKernel(k, tensor.Bool))
+	}
+	b.setOpmath()
+	return nil
+}
+
+// powShortcut is how PyTorch answers pow without a kernel.
+type powShortcut uint8
+
+const (
+	noShortcut powShortcut = iota
+	fillOnes               // pow(t, 0 or False), 1 ** t
+	copyBase               // pow(t, 1 or True)
+)
+
+// torchPowShortcut returns the shortcut for a scalar at position pos
+// (policy pytorch.pow.shortcut): dtypes without a pow kernel succeed.
+func torchPowShortcut(pos int, s pyScalar) powShortcut {
+	switch {
+	case pos == 1 && s.f == 0:
+		return fillOnes
+	case pos == 1 && s.f == 1:
+		return copyBase
+	case pos == 0 && s.kind != tensor.ScalarBool && s.f == 1:
+		return fillOnes
+	}
+	return noShortcut
+}
+
+// setOpmath finds the operand PyTorch's CPU kernels read at f32 from its
+// original value when the computation dtype is f16 or bf16: the second
+// operand the kernel sees (iter.is_scalar(2)) of mul, div, floor_div and
+// trunc_div, when it has one element (policy pytorch.scalar.opmath-original).
+// Python reflects a left scalar of mul and div (s / t is reciprocal(t) * s),
+// so there the scalar is that operand.
+func (b *binPlan) setOpmath() {
+	if !isHalf(b.compute) {
+		return
+	}
+	switch b.op {
+	case opMul, opDiv, opFloorDiv, opTruncDiv:
+	default:
+		return
+	}
+	second := 1
+	if (b.op == opMul || b.op == opDiv) && b.args[0].isScalar() {
+		second = 0
+	}
+	if a := &b.args[second]; a.isScalar() || a.t.Len() == 1 {
+		b.opmath = second
+	}
+}
+
+// ---------------------------------------------------------------- NumPy
+
+func (b *binPlan) numpyPrepare() *tensor.Outcome {
+	common := numpyResultType(b.args[0].promo(), b.args[1].promo())
+	b.setDTypes(common, tensor.F64)
+	if pos := b.scalarArg(); pos >= 0 && b.args[pos].s.kind == tensor.ScalarInt && common.IsInt() &&
+		b.op != opDiv && !b.op.isComparison() && !intFits(b.args[pos].s.i, common) {
+		// policy numpy.scalar.int-out-of-bounds
+		return outcome(tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer out of bounds for %s", pyName(common)))
+	}
+	switch {
+	case b.op == opSub && common == tensor.Bool: // policy numpy.sub.bool
+		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: numpy boolean subtract is not supported"))
+	case b.usesIntLoopForBool() && common == tensor.Bool: // policy numpy.bool-as-int8
+		b.compute, b.result = tensor.I8, tensor.I8
+	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
+		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: ufunc '%s' not supported for the input types", opName(b.op)))
+	}
+	return b.broadcast()
+}
+
+// intFits reports whether v is a value of the integer dtype d.
+func intFits(v int64, d tensor.DType) bool {
+	if d.IsSigned() {
+		return v >= d.MinInt() && v <= d.MaxInt()
+	}
+	return v >= 0 && uint64(v) <= d.MaxUint()
+}
+
+// ---------------------------------------------------------------- JAX
+
+func (b *binPlan) jaxPrepare() *tensor.Outcome {
+	pos := b.scalarArg()
+	// a Python int exponent of ** is not parsed as a jitted argument
+	if pos >= 0 && b.args[pos].s.kind == tensor.ScalarInt && !(b.op == opPow && pos == 1) {
+		limit := tensor.I32
+		if b.p.x64 {
+			limit = tensor.I64
+		}
+		if !intFits(b.args[pos].s.i, limit) { // policy jax.scalar.int-out-of-range
+			return outcome(tensor.ErrorOutcome(tensor.OutOfRange,
+				"OverflowError: An overflow was encountered while parsing an argument to a jitted computation"))
+		}
+	}
+	if b.op == opPow {
+		if o, taken := b.jaxIntegerPow(); taken {
+			return o
+		}
+	}
+	common := jaxResultType(b.args[0].promo(), b.args[1].promo(), b.p.x64)
+	intDiv := tensor.F32
+	if common.Bits() == 64 { // to_inexact_dtype
+		intDiv = tensor.F64
+	}
+	b.setDTypes(common, intDiv)
+	if o := b.broadcast(); o != nil {
+		return o
+	}
+	switch {
+	case b.op == opSub && common == tensor.Bool: // policy jax.sub.bool
+		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: sub does not accept dtype bool"))
+	case b.usesIntLoopForBool() && common == tensor.Bool: // policy jax.bool-as-int32
+		b.compute, b.result = tensor.I32, tensor.I32
+		b.jaxFmodRaw = true
+	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
+		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: %s does not accept dtype %s", opName(b.op), pyName(common)))
+	}
+	return nil
+}
+
+// jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is
+// a Python int or bool, or a 0-dim integer array: the result has the numeric
+// dtype of the base alone (policy jax.pow.integer-pow).
+func (b *binPlan) jaxIntegerPow() (*tensor.Outcome, bool) {
+	y := &b.args[1]
+	var n int64
+	switch {
+	case y.isScalar() && y.s.kind != tensor.ScalarFloat:
+		n = y.s.i
+	case !y.isScalar() && y.t.Rank() == 0 && y.t.DType.IsInt():
+		n = int64(y.t.Data[y.t.Offset])
+		if y.t.DType.IsSigned() {
+			sh := 64 - y.t.DType.Bits()
+			n = n << sh >> sh
+		} else if y.t.DType.Bits() < 64 {
+			n &= 1<<y.t.DType.Bits() - 1
+		}
+		// a u64 exponent beyond int64 is declined by pyBinarySupports
+	default:
+		return nil, false
+	}
+	b.intPowExp = &n
+	base := &b.args[0]
+	var d tensor.DType
+	switch {
+	case !base.isScalar():
+		d = base.t.DType
+	case base.s.kind == tensor.ScalarBool:
+		d = tensor.Bool
+	case base.s.kind == tensor.ScalarInt:
+		d = tensor.I64 // a weak int takes the default int dtype
+	default:
+		d = tensor.F64
+	}
+	if !b.p.x64 {
+		d = narrow32(d)
+	}
+	b.common, b.compute, b.result = d, d, d
+	if d == tensor.Bool { // jax.dtypes.to_numeric_dtype
+		b.compute, b.result = tensor.I32, tensor.I32
+	}
+	if b.compute.IsInt() && n < 0 {
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: Integers cannot be raised to negative powers")), true
+	}
+	if base.isScalar() {
+		b.shape = []int{}
+	} else {
+		b.shape = append([]int{}, base.t.Shape...)
+	}
+	return nil, true
+}

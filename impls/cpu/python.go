@@ -1,0 +1,160 @@
+package cpu
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Helpers shared by the families of the Python frameworks.
+
+// narrow32 is the 32-bit dtype JAX without x64 uses for d.
+func narrow32(d tensor.DType) tensor.DType {
+	switch d {
+	case tensor.I64:
+		return tensor.I32
+	case tensor.U64:
+		return tensor.U32
+	case tensor.F64:
+		return tensor.F32
+	case tensor.C128:
+		return tensor.C64
+	}
+	return d
+}
+
+// pyInput returns t as the framework holds it after creation from host data:
+// JAX without x64 stores 64-bit data in 32 bits (policy
+// jax.x32.narrow-inputs): integers keep their low 32 bits, which is the
+// same words read as the narrow dtype; f64 rounds to f32.
+func pyInput(p *profile, t *tensor.Tensor) *tensor.Tensor {
+	if p.fw != fwJAX || p.x64 || narrow32(t.DType) == t.DType {
+		return t
+	}
+	n := *t
+	n.DType = narrow32(t.DType)
+	if t.DType == tensor.F64 {
+		n.Data = make([]uint64, len(t.Data))
+		for i, w := range t.Data {
+			n.Data[i] = uint64(math.Float32bits(float32(math.Float64frombits(w))))
+		}
+	}
+	return &n
+}
+
+// fwName is the framework's name in messages.
+func fwName(f framework) string {
+	switch f {
+	case fwPyTorch:
+		return "pytorch"
+	case fwNumPy:
+		return "numpy"
+	case fwJAX:
+		return "jax"
+	case fwCandle:
+		return "candle"
+	case fwBurn:
+		return "burn"
+	}
+	return "tenferro"
+}
+
+// torchName is the name PyTorch's C++ messages give a dtype.
+func torchName(d tensor.DType) string {
+	switch d {
+	case tensor.Bool:
+		return "Bool"
+	case tensor.U8:
+		return "Byte"
+	case tensor.I8:
+		return "Char"
+	case tensor.I16:
+		return "Short"
+	case tensor.I32:
+		return "Int"
+	case tensor.I64:
+		return "Long"
+	case tensor.U16:
+		return "UInt16"
+	case tensor.U32:
+		return "UInt32"
+	case tensor.U64:
+		return "UInt64"
+	case tensor.F16:
+		return "Half"
+	case tensor.BF16:
+		return "BFloat16"
+	case tensor.F32:
+		return "Float"
+	case tensor.F64:
+		return "Double"
+	}
+	return d.String()
+}
+
+// pyName is the name NumPy and JAX give a dtype.
+func pyName(d tensor.DType) string {
+	switch d {
+	case tensor.Bool:
+		return "bool"
+	case tensor.U8:
+		return "uint8"
+	case tensor.I8:
+		return "int8"
+	case tensor.U16:
+		return "uint16"
+	case tensor.I16:
+		return "int16"
+	case tensor.U32:
+		return "uint32"
+	case tensor.I32:
+		return "int32"
+	case tensor.U64:
+		return "uint64"
+	case tensor.I64:
+		return "int64"
+	case tensor.F16:
+		return "float16"
+	case tensor.BF16:
+		return "bfloat16"
+	case tensor.F32:
+		return "float32"
+	case tensor.F64:
+		return "float64"
+	}
+	return d.String()
+}
+
+// pyScalar is a Python scalar operand, parsed once.
+type pyScalar struct {
+	kind tensor.ScalarKind
+	i    int64   // int: the value (the text fits int64); bool: 0 or 1
+	f    float64 // float: the literal parsed as float64; bool, int: the value
+}
+
+// parseScalar parses s; ok is false for an int outside int64 or bad text.
+func parseScalar(s *tensor.Scalar) (pyScalar, bool) {
+	switch s.Kind {
+	case tensor.ScalarBool:
+		switch s.Text {
+		case "true":
+			return pyScalar{kind: s.Kind, i: 1, f: 1}, true
+		case "false":
+			return pyScalar{kind: s.Kind}, true
+		}
+	case tensor.ScalarInt:
+		v, err := strconv.ParseInt(s.Text, 10, 64)
+		if err != nil {
+			return pyScalar{}, false
+		}
+		return pyScalar{kind: s.Kind, i: v, f: float64(v)}, true
+	case tensor.ScalarFloat:
+		v, err := tensor.ParseFloatText(s.Text)
+		if err != nil {
+			return pyScalar{}, false
+		}
+		return pyScalar{kind: s.Kind, f: v}, true
+	}
+	return pyScalar{}, false
+}

@@ -1,0 +1,75 @@
+package props
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/tfuzz/tfuzz/impls/cpu"
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// notModeled reports whether the model has not stated the case yet: its
+// outcome is unsupported by the rule tfuzz.not-modeled. Such cases say
+// nothing about the engine and are skipped.
+func notModeled(o tensor.Outcome) bool {
+	if o.Form != tensor.FormUnsupported {
+		return false
+	}
+	for _, r := range o.Rules {
+		if r == "tfuzz.not-modeled" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCPUEngineMatchesModel is the differential property for the CPU engine:
+// for every profile it claims, on generated cases it supports, its outcome
+// matches the model's. It runs the engine serially and split across
+// goroutines from the first element, on small cases and on larger strided
+// views (rows past the engine's 512-element tiles).
+func TestCPUEngineMatchesModel(t *testing.T) {
+	engines := []struct {
+		name string
+		e    *cpu.Engine
+	}{
+		{"serial", cpu.New(cpu.WithWorkers(1))},
+		{"parallel", cpu.New(cpu.WithWorkers(3), cpu.WithParallelThreshold(1))},
+	}
+	gens := []struct {
+		name string
+		opts CaseOptions
+	}{
+		{"small", CaseOptions{}},
+		{"views", CaseOptions{Views: true, MaxElems: 1200}},
+	}
+	for _, eng := range engines {
+		for _, g := range gens {
+			for _, profile := range eng.e.Profiles() {
+				t.Run(eng.name+"/"+g.name+"/"+profile, func(t *testing.T) {
+					checkEngine(t, eng.e, profile, g.opts)
+				})
+			}
+		}
+	}
+}
+
+func checkEngine(t *testing.T, eng *cpu.Engine, profile string, opts CaseOptions) {
+	var checked, skipped int
+	rapid.Check(t, func(rt *rapid.T) {
+		c := GenCase(opts).Filter(func(c *tensor.Case) bool {
+			return eng.Supports(profile, c)
+		}).Draw(rt, "case")
+		if notModeled(model.Eval(profile, c)) {
+			skipped++
+			return
+		}
+		checked++
+		if f := Differential(eng, profile, c); f != nil {
+			rt.Fatalf("%v", f)
+		}
+	})
+	t.Logf("%s: %d cases checked, %d not modeled yet", profile, checked, skipped)
+}
