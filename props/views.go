@@ -1,0 +1,57 @@
+package props
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// viewArgs replaces some tensor arguments of c by non-contiguous views of
+// the same logical elements, so that implementations' strided paths are
+// exercised: the dimensions are laid out in storage in a drawn order, each
+// with a stride of one or two times the extent below it (gaps hold junk),
+// after a drawn offset.
+func viewArgs(t *rapid.T, c *tensor.Case) {
+	for i := range c.Args {
+		if a := c.Args[i].Tensor; a != nil && rapid.Bool().Draw(t, "view") {
+			c.Args[i].Tensor = genView(t, a)
+		}
+	}
+}
+
+// genView returns a strided view holding the elements of the contiguous x.
+func genView(t *rapid.T, x *tensor.Tensor) *tensor.Tensor {
+	r := x.Rank()
+	perm := make([]int, r)
+	for i := range perm {
+		perm[i] = i
+	}
+	perm = rapid.Permutation(perm).Draw(t, "view.order")
+	strides := make([]int, r)
+	extent := 1
+	for k := r - 1; k >= 0; k-- { // perm[r-1] is innermost in storage
+		d := perm[k]
+		strides[d] = extent * rapid.IntRange(1, 2).Draw(t, "view.gap")
+		extent = strides[d] * max(x.Shape[d], 1)
+	}
+	offset := rapid.IntRange(0, 3).Draw(t, "view.offset")
+	words := 1
+	if x.DType.IsComplex() {
+		words = 2
+	}
+	v := &tensor.Tensor{DType: x.DType, Shape: append([]int{}, x.Shape...), Strides: strides, Offset: offset,
+		Data: make([]uint64, (offset+extent)*words)}
+	if x.Len() > 0 { // junk in the gaps: copies of the first element
+		for p := 0; p < len(v.Data); p += words {
+			copy(v.Data[p:p+words], x.Data[:words])
+		}
+	}
+	for i := 0; i < x.Len(); i++ {
+		if words == 2 {
+			v.SetComplex(i, x.Complex(i))
+		} else {
+			v.SetBits(i, x.Bits(i))
+		}
+	}
+	return v
+}
