@@ -5,7 +5,9 @@ import (
 	"sort"
 
 	"github.com/tfuzz/tfuzz/campaign"
+	"github.com/tfuzz/tfuzz/impls/adapter"
 	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
@@ -33,11 +35,13 @@ func selectTargets(backends, profiles []string) ([]campaign.Target, error) {
 	}
 	var targets []campaign.Target
 	for _, name := range backends {
-		f, ok := backendFactories[name]
-		if !ok {
-			return nil, fmt.Errorf("unknown backend %q (have %v)", name, backendNames())
+		b, err := openBackend(name)
+		if err != nil {
+			return nil, err
 		}
-		b := f()
+		if adapter.IsExec(name) {
+			b = modeledOnly{b}
+		}
 		for _, p := range b.Profiles() {
 			if _, ok := model.Lookup(p); !ok {
 				continue
@@ -48,4 +52,50 @@ func selectTargets(backends, profiles []string) ([]campaign.Target, error) {
 		}
 	}
 	return targets, nil
+}
+
+// openBackend returns the backend called name: a registered one, or for
+// "exec:COMMAND" an adapter process speaking impls/adapter/PROTOCOL.md
+// (timeouts and process count from TFUZZ_ADAPTER_TIMEOUT,
+// TFUZZ_ADAPTER_START_TIMEOUT, TFUZZ_ADAPTER_PROCS).
+func openBackend(name string) (tensor.Backend, error) {
+	if adapter.IsExec(name) {
+		cfg, err := adapter.ConfigFromEnv(name)
+		if err != nil {
+			return nil, err
+		}
+		return adapter.New(cfg)
+	}
+	f, ok := backendFactories[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown backend %q (have %v, or exec:COMMAND)", name, backendNames())
+	}
+	return f(), nil
+}
+
+// modeledOnly offers a real framework only the cases the model states an
+// outcome for: elsewhere each of its answers would be a finding about a gap
+// of the model, not about the framework.
+type modeledOnly struct{ tensor.Backend }
+
+func (m modeledOnly) Supports(profile string, c *tensor.Case) bool {
+	return m.Backend.Supports(profile, c) && !props.NotModeled(model.Eval(profile, c))
+}
+
+func (m modeledOnly) Close() error {
+	closeBackend(m.Backend)
+	return nil
+}
+
+// closeBackend ends what a backend started (an adapter's processes).
+func closeBackend(b tensor.Backend) {
+	if c, ok := b.(interface{ Close() error }); ok {
+		_ = c.Close()
+	}
+}
+
+func closeTargets(targets []campaign.Target) {
+	for _, t := range targets {
+		closeBackend(t.Backend)
+	}
 }

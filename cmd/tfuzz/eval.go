@@ -12,16 +12,23 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tfuzz/tfuzz/impls/adapter"
 	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-const evalUsage = `usage: tfuzz eval [--profile P]... [--check] [--json] [--op OP]... FILE...
+const evalUsage = `usage: tfuzz eval [--profile P]... [--check] [--json] [--op OP]... [--backend B] FILE...
 
 Evaluates every case of the case files (a FILE may be a directory of .jsonl
 files) under the given profiles: by default the profiles in each case's
 expect, or every profile when it has none. Prints a table, or with --json
 each case in case format with "got" added.
+
+With --backend, the cases are evaluated by that backend instead of the
+model, under the profiles it serves: a registered backend, or exec:COMMAND,
+a real framework behind an adapter (impls/adapter/PROTOCOL.md), e.g.
+  tfuzz eval --check --backend exec:'python3 impls/adapter/python/tfuzz_adapter.py' FILE
 `
 
 type evalOptions struct {
@@ -32,6 +39,8 @@ type evalOptions struct {
 	summaryOnly bool
 	exceptions  []string
 	columns     bool
+	backendName string
+	backend     tensor.Backend // nil: the model
 }
 
 func runEval(args []string, stdout, stderr io.Writer) int {
@@ -46,6 +55,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	fl.IntVar(&o.maxDiffs, "max-diffs", 10, "mismatches shown per profile with --check")
 	fl.BoolVar(&o.summaryOnly, "summary-only", false, "with --check, print only the mismatches and the summary")
 	fl.BoolVar(&o.columns, "columns", false, "print one row per case and one column per profile (default with 2 to 5 --profile flags)")
+	fl.StringVar(&o.backendName, "backend", "", "evaluate with this backend instead of the model (a registered name, or exec:COMMAND)")
 	fl.StringArrayVar(&o.exceptions, "exceptions", nil, "with --check, a file of known differences (case-id profile reason) to excuse (repeatable)")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -97,7 +107,56 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
 		return exitUsage
 	}
-	return evalCases(cases, o, excused, stdout)
+	if o.backendName != "" {
+		b, err := openBackend(o.backendName)
+		if err != nil {
+			fmt.Fprintf(stderr, "tfuzz eval: --backend: %v\n", err)
+			return exitUsage
+		}
+		defer closeBackend(b)
+		for _, p := range o.profiles {
+			if !contains(b.Profiles(), p) {
+				fmt.Fprintf(stderr, "tfuzz eval: --profile: backend %s does not serve %q (it serves %v)\n", b.Name(), p, b.Profiles())
+				return exitUsage
+			}
+		}
+		o.backend = b
+		fmt.Fprintf(stderr, "tfuzz eval: backend %s\n", describeBackend(b))
+	}
+	code := evalCases(cases, o, excused, stdout)
+	if a, ok := o.backend.(interface{ Stats() adapter.Stats }); ok {
+		st := a.Stats()
+		fmt.Fprintf(stderr, "tfuzz eval: adapter: %d cases, %d crashed, %d timed out, %d processes started\n",
+			st.Cases, st.Crashes, st.Timeouts, st.Starts)
+	}
+	return code
+}
+
+// describeBackend says what a backend is: for an adapter, its frameworks'
+// versions, the profiles it serves and what it could not load.
+func describeBackend(b tensor.Backend) string {
+	s := fmt.Sprintf("%s (profiles %v)", b.Name(), b.Profiles())
+	if a, ok := b.(interface{ Handshake() adapter.Handshake }); ok {
+		h := a.Handshake()
+		s += "\n  " + h.Versions()
+		for _, n := range h.Notes {
+			s += "\n  note: " + n
+		}
+	}
+	return s
+}
+
+// evalOne is the outcome of c under profile p: the model's, or the backend's
+// (a Go panic of the backend becomes a panic outcome that says so).
+func evalOne(o evalOptions, p string, c *tensor.Case) tensor.Outcome {
+	if o.backend == nil {
+		return model.Eval(p, c)
+	}
+	if !o.backend.Supports(p, c) {
+		return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
+	}
+	got, _, _ := props.SafeEval(o.backend, p, c)
+	return got
 }
 
 // caseFiles expands directories into the .jsonl files below them, sorted.
@@ -152,6 +211,7 @@ type tally struct {
 	throughUnspecified           int // matched cases where some element matched only through "?"
 	unspecifiedElements          int
 	diffs                        []string
+	reasons                      map[string]int // excused cases by reason
 }
 
 func evalCases(cases []*tensor.Case, o evalOptions, excused exceptions, stdout io.Writer) int {
@@ -159,13 +219,16 @@ func evalCases(cases []*tensor.Case, o evalOptions, excused exceptions, stdout i
 	var order []string
 	for _, c := range cases {
 		profiles := profilesFor(c, o.profiles)
+		if o.backend != nil {
+			profiles = servedProfiles(o.backend, profiles)
+		}
 		c.Got = nil
 		quiet := o.json || o.columns || (o.check && o.summaryOnly)
 		if !quiet {
 			fmt.Fprintf(stdout, "%s  %s\n", caseName(c), c.Describe())
 		}
 		for _, p := range profiles {
-			got := model.Eval(p, c)
+			got := evalOne(o, p, c)
 			c.Got.Set(p, got)
 			line := "  " + padRight(p, 20) + " " + got.String()
 			if o.check {
@@ -189,6 +252,10 @@ func evalCases(cases []*tensor.Case, o evalOptions, excused exceptions, stdout i
 						line += "   ok (listed as a known difference: remove it)"
 					case isExcused:
 						t.excused++
+						if t.reasons == nil {
+							t.reasons = map[string]int{}
+						}
+						t.reasons[reason]++
 						line += "   known difference: " + reason
 					case cmp.Match():
 						t.matched++
@@ -254,11 +321,42 @@ func printSummary(tallies map[string]*tally, order []string, o evalOptions, stdo
 		if t.mismatched > 0 {
 			code = exitDiverged
 		}
+		if o.backend != nil {
+			printReasons(w, t.reasons)
+		}
 		if t.staleExcuses > 0 {
 			fmt.Fprintf(w, "%-20s %d listed known differences now match: remove them from the exceptions file\n", "", t.staleExcuses)
 		}
 	}
 	return code
+}
+
+// servedProfiles keeps the profiles the backend serves.
+func servedProfiles(b tensor.Backend, profiles []string) []string {
+	var kept []string
+	for _, p := range profiles {
+		if contains(b.Profiles(), p) {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// printReasons lists the known differences by reason, most frequent first.
+func printReasons(w io.Writer, reasons map[string]int) {
+	keys := make([]string, 0, len(reasons))
+	for r := range reasons {
+		keys = append(keys, r)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if reasons[keys[i]] != reasons[keys[j]] {
+			return reasons[keys[i]] > reasons[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, r := range keys {
+		fmt.Fprintf(w, "%-20s %6d known: %s\n", "", reasons[r], r)
+	}
 }
 
 func caseName(c *tensor.Case) string {

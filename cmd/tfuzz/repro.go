@@ -21,12 +21,13 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "tfuzz repro: %v\n", err)
 			return exitUsage
 		}
-		factory, ok := backendFactories[sf.Info.Backend]
-		if !ok {
-			fmt.Fprintf(stderr, "tfuzz repro: %s: backend %q is not available here (have %v)\n", path, sf.Info.Backend, backendNames())
+		b, err := openBackend(sf.Info.Backend)
+		if err != nil {
+			fmt.Fprintf(stderr, "tfuzz repro: %s: backend %q is not available here: %v\n", path, sf.Info.Backend, err)
 			return exitUsage
 		}
-		f := props.Differential(factory(), sf.Info.Profile, sf.Case)
+		f := props.Differential(b, sf.Info.Profile, sf.Case)
+		closeBackend(b)
 		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n", path, sf.Info.Backend, sf.Info.Profile, sf.Case.Describe())
 		if f == nil {
 			fmt.Fprintln(stdout, "  fixed: the backend now agrees with the model")
