@@ -40,8 +40,8 @@ var (
 		"complex operands are modeled for add, sub, eq and ne only",
 		"tfuzz (the oracle has complex cases for add only)")
 	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
-		"torch.maximum and torch.minimum take a Tensor other: a Python number raises TypeError",
-		"torch.maximum signature (source)")
+		"ops spelled as torch functions need a Tensor where they have no Scalar overload: torch.maximum/minimum take no Python number at all, torch.fmod and torch.div(..., rounding_mode=) take one only as `other`; elsewhere a Python number raises TypeError",
+		"torch.maximum, torch.fmod, torch.div signatures (native_functions.yaml: fmod.Scalar and div.Scalar_mode have a Tensor self); spellings per shared/oracle/README.md")
 	numpyIntOverflow = newRule("numpy.scalar.int-out-of-bounds",
 		"NEP 50: a Python int that does not fit the integer dtype of the ufunc loop raises OverflowError (not for true division, whose loop is float, nor for comparisons, which compare exactly)",
 		"oracle-00704, oracle-00705, oracle-00782, oracle2-00071, oracle2-00623, oracle2-00785 (div ok)")
@@ -176,6 +176,22 @@ func (b *pyBin) scalarArg() (*tensor.Scalar, int) {
 
 // ---------------------------------------------------------------- PyTorch
 
+// torchFunctionName is the torch function an op of the catalog is spelled
+// with, where it is not an operator.
+var torchFunctionName = map[string]string{"maximum": "maximum", "minimum": "minimum", "fmod": "fmod", "trunc_div": "div"}
+
+// torchNeedsTensor reports whether a Python number at argument position pos
+// has no overload in the torch function that spells op.
+func torchNeedsTensor(op string, pos int) bool {
+	switch op {
+	case "maximum", "minimum":
+		return true
+	case "fmod", "trunc_div":
+		return pos == 0
+	}
+	return false
+}
+
 func (b *pyBin) torchPrepare() *tensor.Outcome {
 	e := b.e
 	if e.p.Device == MPS {
@@ -187,9 +203,13 @@ func (b *pyBin) torchPrepare() *tensor.Outcome {
 			}
 		}
 	}
-	if s, _ := b.scalarArg(); s != nil && (b.op == "maximum" || b.op == "minimum") {
+	if s, pos := b.scalarArg(); s != nil && torchNeedsTensor(b.op, pos) {
+		name, arg := torchFunctionName[b.op], "other"
+		if pos == 0 {
+			arg = "input"
+		}
 		return outcomePtr(e.fail(torchNoScalarOverload, tensor.Other,
-			"TypeError: %s(): argument 'other' (position 2) must be Tensor, not %s", b.op, s.Kind))
+			"TypeError: %s(): argument '%s' (position %d) must be Tensor, not %s", name, arg, pos+1, s.Kind))
 	}
 	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && !intFits(s.Int(), tensor.I64) {
 		return outcomePtr(e.fail(torchIntParse, tensor.OutOfRange, "RuntimeError: Overflow when unpacking long"))

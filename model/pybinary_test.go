@@ -311,3 +311,33 @@ func TestIntegerKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestTorchFunctionsNeedTensors: ops PyTorch spells as functions reject a
+// Python number where the function has no Scalar overload.
+func TestTorchFunctionsNeedTensors(t *testing.T) {
+	ten := `{"dtype": "f32", "shape": [1], "data": ["3.0"]}`
+	num := `{"scalar": "2.0", "kind": "float"}`
+	tests := []struct {
+		name, op, args string
+		wantError      bool
+	}{
+		{"fmod scalar first", "fmod", num + ", " + ten, true},
+		{"fmod scalar second has an overload", "fmod", ten + ", " + num, false},
+		{"trunc_div scalar first", "trunc_div", num + ", " + ten, true},
+		{"trunc_div scalar second has an overload", "trunc_div", ten + ", " + num, false},
+		{"maximum takes no number", "maximum", ten + ", " + num, true},
+		{"rem is an operator: 2.0 % t works", "rem", num + ", " + ten, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tensor.DecodeCase([]byte(`{"op": "` + tt.op + `", "args": [` + tt.args + `]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Eval("pytorch/cpu", c)
+			if isErr := got.Form == tensor.FormError; isErr != tt.wantError {
+				t.Errorf("got %s, want an error: %v", got, tt.wantError)
+			}
+		})
+	}
+}
