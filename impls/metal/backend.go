@@ -1,0 +1,106 @@
+package metal
+
+import (
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Profile is the model profile this package implements.
+const Profile = "candle/metal"
+
+// Backend is candle 0.11's Metal backend for the ops of the catalog that
+// have Metal kernels, running on a Device: the simulated one (NewSim, named
+// "metal-sim") on every machine, a real GPU on macOS (NewGPU).
+type Backend struct {
+	name string
+	dev  Device
+}
+
+var _ tensor.Backend = (*Backend)(nil)
+
+// NewSim returns the backend on a simulated device.
+func NewSim(opts ...SimOption) *Backend {
+	return &Backend{name: "metal-sim", dev: NewSimDevice(opts...)}
+}
+
+// New returns the backend on dev, reported under name.
+func New(name string, dev Device) *Backend { return &Backend{name: name, dev: dev} }
+
+// Name identifies the backend in reports: "metal-sim", or "metal" on a GPU.
+func (b *Backend) Name() string { return b.name }
+
+// Device returns the device the backend runs on.
+func (b *Backend) Device() Device { return b.dev }
+
+// Profiles returns the one profile the backend claims.
+func (b *Backend) Profiles() []string { return []string{Profile} }
+
+// simulatedClasses are the op classes whose candle calls reach the kernels
+// of kernels/*.metal; cumsum (a matmul), creation and to_host are not here.
+var simulatedClasses = map[tensor.OpClass]bool{
+	tensor.ClassBinary: true, tensor.ClassUnary: true, tensor.ClassCast: true,
+	tensor.ClassReduce: true, tensor.ClassIndexSelect: true,
+}
+
+// Supports reports whether c is a case of candle/metal the backend runs:
+// an op of a simulated class with well-formed arguments. It declines host
+// scalars whose kind and text disagree (an integer-kind "2.5"), whose Rust
+// typing it does not state.
+func (b *Backend) Supports(profile string, c *tensor.Case) bool {
+	if profile != Profile || c == nil {
+		return false
+	}
+	op, ok := tensor.LookupOp(c.Op)
+	if !ok || !simulatedClasses[op.Class] {
+		return false
+	}
+	tensors := 0
+	for _, a := range c.Args {
+		switch {
+		case a.Tensor != nil && a.Scalar == nil:
+			t := a.Tensor
+			if !t.DType.Valid() || t.HasUnspecified() || len(t.Data) < t.Len() {
+				return false
+			}
+			tensors++
+		case a.Scalar != nil && a.Tensor == nil:
+			if !scalarWellTyped(a.Scalar) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	switch op.Class {
+	case tensor.ClassBinary:
+		return len(c.Args) == 2 && tensors >= 1
+	case tensor.ClassCast:
+		return len(c.Args) == 1 && tensors == 1 && c.Attrs.To.Valid()
+	case tensor.ClassIndexSelect:
+		return len(c.Args) == 2 && tensors == 2
+	}
+	return len(c.Args) == 1 && tensors == 1
+}
+
+// scalarWellTyped reports whether a scalar's text is a literal of its kind.
+func scalarWellTyped(s *tensor.Scalar) bool {
+	switch s.Kind {
+	case tensor.ScalarBool:
+		return s.Text == "true" || s.Text == "false"
+	case tensor.ScalarInt:
+		return rustIntLit.MatchString(s.Text)
+	case tensor.ScalarFloat:
+		_, err := tensor.ParseFloatText(s.Text)
+		return err == nil && !rustIntLit.MatchString(s.Text)
+	}
+	return false
+}
+
+// Eval runs c as candle/metal on the backend's device. Cases it does not
+// support get an unsupported outcome that says so.
+func (b *Backend) Eval(profile string, c *tensor.Case) tensor.Outcome {
+	if !b.Supports(profile, c) {
+		return tensor.UnsupportedOutcome("%s: %s is not implemented for %s", b.name, c.Op, profile)
+	}
+	h := &host{dev: b.dev}
+	return h.evalCase(c)
+}

@@ -1,0 +1,111 @@
+package metal
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Device is what the host code needs from a GPU: buffers, kernels by name,
+// and dispatches of a grid of threadgroups. The simulated device
+// (SimDevice) implements it on every machine; on macOS a Metal device
+// (host_darwin.go) implements it with the compiled kernels/*.metal.
+type Device interface {
+	// Name says which device this is ("sim", or the Metal device's name).
+	Name() string
+	// NewBuffer allocates n bytes; what they hold before a kernel writes
+	// them is unspecified (candle's buffers come from a pool, not zeroed).
+	NewBuffer(n int) (Buffer, error)
+	// Upload allocates a buffer holding data.
+	Upload(data []byte) (Buffer, error)
+	// Download returns the bytes of b, and for each byte whether it is
+	// undefined (never written, or computed from an undefined read); undef
+	// is nil when the device cannot tell (a real GPU).
+	Download(b Buffer) (data []byte, undef []bool, err error)
+	// HasKernel reports whether a kernel of that name exists. A missing one
+	// is candle's "Error while loading function" at pipeline creation.
+	HasKernel(name string) bool
+	// MaxThreadsPerThreadgroup is the pipeline's limit for kernel name.
+	MaxThreadsPerThreadgroup(name string) int
+	// Dispatch runs kernel name on groups threadgroups of groupSize threads
+	// each, with its arguments bound at indices 0, 1, ... in order, and
+	// waits for it to finish.
+	Dispatch(name string, args []Arg, groups, groupSize int) error
+}
+
+// Buffer is device memory.
+type Buffer interface {
+	Len() int // bytes
+}
+
+// Arg is one kernel argument: constant bytes (Metal setBytes: a scalar or
+// an array in constant address space) or a device buffer (setBuffer).
+type Arg struct {
+	Bytes []byte
+	Buf   Buffer
+}
+
+// SizeT is a `constant size_t &` argument.
+func SizeT(v int) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint64(nil, uint64(v))} }
+
+// Uint is a `constant uint &` argument.
+func Uint(v int) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint32(nil, uint32(v))} }
+
+// Float is a `constant float &` argument.
+func Float(v float32) Arg {
+	return Arg{Bytes: binary.LittleEndian.AppendUint32(nil, math.Float32bits(v))}
+}
+
+// SizeTs is a `constant size_t *` array argument (at least one element is
+// bound, so that an empty shape still has an address).
+func SizeTs(vs []int) Arg {
+	b := []byte{}
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
+	}
+	if len(vs) == 0 {
+		b = make([]byte, 8)
+	}
+	return Arg{Bytes: b}
+}
+
+// Uints is a `constant uint *` array argument (at least one element).
+func Uints(vs []int) Arg {
+	b := []byte{}
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	if len(vs) == 0 {
+		b = make([]byte, 4)
+	}
+	return Arg{Bytes: b}
+}
+
+// BufArg is a `device T *` argument.
+func BufArg(b Buffer) Arg { return Arg{Buf: b} }
+
+// sizeT decodes a `constant size_t &` argument.
+func (a Arg) sizeT() uint64 { return binary.LittleEndian.Uint64(a.Bytes) }
+
+// uint decodes a `constant uint &` argument.
+func (a Arg) uint() uint32 { return binary.LittleEndian.Uint32(a.Bytes) }
+
+// float decodes a `constant float &` argument.
+func (a Arg) float() float64 {
+	return float64(math.Float32frombits(binary.LittleEndian.Uint32(a.Bytes)))
+}
+
+// sizeTAt decodes element i of a `constant size_t *` argument.
+func (a Arg) sizeTAt(i int) uint64 { return binary.LittleEndian.Uint64(a.Bytes[8*i:]) }
+
+// uintAt decodes element i of a `constant uint *` argument.
+func (a Arg) uintAt(i int) uint32 { return binary.LittleEndian.Uint32(a.Bytes[4*i:]) }
+
+// KernelError is a kernel that does not exist: candle's MetalKernelError
+// LoadFunctionError, which its backend returns as an Err.
+type KernelError struct{ Name string }
+
+func (e *KernelError) Error() string { return "error while loading function: " + e.Name }
+
+// errDispatch wraps a device failure with the kernel it concerns.
+func errDispatch(name string, err error) error { return fmt.Errorf("dispatch %s: %w", name, err) }

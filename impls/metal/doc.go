@@ -1,0 +1,39 @@
+// Package metal is tfuzz's implementation of candle 0.11's Metal backend
+// (profile candle/metal): Metal Shading Language kernels, the host code
+// that launches them as candle does, and a simulated device that runs the
+// same kernels in Go, so that the Metal profile is fuzzed on every machine.
+//
+// It never imports package model (model/deps_test.go enforces it): it is
+// written from candle's source and the seeds, and the differential property
+// (props/metal_test.go) compares it with the model.
+//
+// # Layers
+//
+//   - kernels/*.metal: the kernels, embedded (embed.go), with candle's names
+//     and dtype coverage: binary (badd_f32, eq_i64, ...), affine and powf,
+//     unary (float functions and integer copies), cast (cast_f32_u8, ...),
+//     reduce (fast_sum_u8, fast_argmax_bf16, ...) and indexing (is_u32_f16,
+//     ...), each elementwise one also as NAME_strided. A dtype without a
+//     kernel has no entry, and loading it fails as candle's does.
+//   - Device (device.go): buffers, kernels by name, dispatches of threadgroups.
+//     SimDevice (sim_device.go) runs each kernel's Go twin (sim_*.go) over
+//     the grid: thread functions for the elementwise kernels, threadgroups
+//     in lockstep for the reductions, with the kernels' order of
+//     operations; msl.go holds the scalar semantics (f32 fma for affine,
+//     Metal's float -> int conversion, integer division without traps) and
+//     states every assumption about the hardware. GPU (gpu.go,
+//     mtl_darwin.go) compiles the same sources with Metal on macOS.
+//   - host.go: candle's MetalStorage, per op: the kernel name, the dtypes it
+//     refuses before any kernel, the grid (linear_split, tiles, reduction
+//     threadgroups), the size arithmetic that panics.
+//   - front.go, rustscalar.go: candle's Tensor methods for the catalog's
+//     ops: shape and dtype checks, empty-tensor shortcuts, f64 scalars as
+//     affine, other scalars converted with Rust `as` and broadcast,
+//     composites (pow, mean, max_all).
+//   - backend.go: Backend, the tensor.Backend "metal-sim" (or "metal" on a
+//     GPU) claiming candle/metal.
+//
+// Every kernel in the .metal files has a twin, paired by name in
+// twins_test.go, so that a kernel cannot be added on one side only. The
+// README says what runs where.
+package metal

@@ -1,0 +1,177 @@
+// unary.metal: elementwise functions of one operand, same dtype out.
+//
+// The float functions exist for f32, f16 and bf16 only; the integer dtypes
+// (u8, u32, i64) have copy and nothing else, so candle's neg, abs, sqrt,
+// exp, ... of an integer tensor find no kernel. Each function is evaluated in
+// float and rounded back to the dtype, except neg and sqr, which are the
+// dtype's own operations:
+//
+//   neg -x          abs |x|         sign: 1, -1, ±0 kept, NaN -> 0
+//   sqrt, exp, log  (fast-math float functions)
+//   floor, ceil     round: half away from zero
+//   sqr x * x       recip 1.0f / x  copy x
+
+#include <metal_stdlib>
+using namespace metal;
+
+template <typename T>
+constexpr uint elems_per_thread() {
+    return (8 + sizeof(T) - 1) / sizeof(T);
+}
+
+METAL_FUNC uint strided_offset(
+    uint i,
+    constant size_t &rank,
+    constant size_t *dims,
+    constant size_t *strides
+) {
+    uint offset = 0;
+    for (uint k = 0; k < rank; k++) {
+        const uint d = rank - 1 - k;
+        offset += (i % dims[d]) * strides[d];
+        i /= dims[d];
+    }
+    return offset;
+}
+
+#define via_float(name, expr)                                   \
+struct name {                                                   \
+    template <typename T> METAL_FUNC T operator()(T v) const {  \
+        const float x = static_cast<float>(v);                  \
+        return static_cast<T>(expr);                            \
+    }                                                           \
+};
+
+via_float(u_abs, fabs(x))
+via_float(u_sign, sign(x))
+via_float(u_sqrt, sqrt(x))
+via_float(u_exp, exp(x))
+via_float(u_log, log(x))
+via_float(u_floor, floor(x))
+via_float(u_ceil, ceil(x))
+via_float(u_round, round(x))
+via_float(u_recip, 1.0f / x)
+
+struct u_neg { template <typename T> METAL_FUNC T operator()(T x) const { return static_cast<T>(-x); } };
+struct u_sqr { template <typename T> METAL_FUNC T operator()(T x) const { return static_cast<T>(x * x); } };
+struct u_copy { template <typename T> METAL_FUNC T operator()(T x) const { return x; } };
+
+template <typename T, typename OP>
+[[kernel]] void unary_contiguous(
+    constant size_t &n,
+    device const T *in,
+    device T *out,
+    uint tid [[thread_position_in_grid]]
+) {
+    OP op;
+    const uint w = elems_per_thread<T>();
+    const uint step = (n + w - 1) / w;
+    for (uint i = tid; i < n; i += step) {
+        out[i] = op(in[i]);
+    }
+}
+
+// One thread per element.
+template <typename T, typename OP>
+[[kernel]] void unary_strided(
+    constant size_t &n,
+    constant size_t &rank,
+    constant size_t *dims,
+    constant size_t *strides,
+    device const T *in,
+    device T *out,
+    uint tid [[thread_position_in_grid]]
+) {
+    OP op;
+    if (tid >= n) {
+        return;
+    }
+    out[tid] = op(in[strided_offset(tid, rank, dims, strides)]);
+}
+
+#define init_kernel(name, func, ...) \
+    template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;
+
+init_kernel("neg_f32", unary_contiguous, float, u_neg)
+init_kernel("neg_f32_strided", unary_strided, float, u_neg)
+init_kernel("abs_f32", unary_contiguous, float, u_abs)
+init_kernel("abs_f32_strided", unary_strided, float, u_abs)
+init_kernel("sign_f32", unary_contiguous, float, u_sign)
+init_kernel("sign_f32_strided", unary_strided, float, u_sign)
+init_kernel("sqrt_f32", unary_contiguous, float, u_sqrt)
+init_kernel("sqrt_f32_strided", unary_strided, float, u_sqrt)
+init_kernel("exp_f32", unary_contiguous, float, u_exp)
+init_kernel("exp_f32_strided", unary_strided, float, u_exp)
+init_kernel("log_f32", unary_contiguous, float, u_log)
+init_kernel("log_f32_strided", unary_strided, float, u_log)
+init_kernel("floor_f32", unary_contiguous, float, u_floor)
+init_kernel("floor_f32_strided", unary_strided, float, u_floor)
+init_kernel("ceil_f32", unary_contiguous, float, u_ceil)
+init_kernel("ceil_f32_strided", unary_strided, float, u_ceil)
+init_kernel("round_f32", unary_contiguous, float, u_round)
+init_kernel("round_f32_strided", unary_strided, float, u_round)
+init_kernel("sqr_f32", unary_contiguous, float, u_sqr)
+init_kernel("sqr_f32_strided", unary_strided, float, u_sqr)
+init_kernel("recip_f32", unary_contiguous, float, u_recip)
+init_kernel("recip_f32_strided", unary_strided, float, u_recip)
+init_kernel("copy_f32", unary_contiguous, float, u_copy)
+init_kernel("copy_f32_strided", unary_strided, float, u_copy)
+
+init_kernel("neg_f16", unary_contiguous, half, u_neg)
+init_kernel("neg_f16_strided", unary_strided, half, u_neg)
+init_kernel("abs_f16", unary_contiguous, half, u_abs)
+init_kernel("abs_f16_strided", unary_strided, half, u_abs)
+init_kernel("sign_f16", unary_contiguous, half, u_sign)
+init_kernel("sign_f16_strided", unary_strided, half, u_sign)
+init_kernel("sqrt_f16", unary_contiguous, half, u_sqrt)
+init_kernel("sqrt_f16_strided", unary_strided, half, u_sqrt)
+init_kernel("exp_f16", unary_contiguous, half, u_exp)
+init_kernel("exp_f16_strided", unary_strided, half, u_exp)
+init_kernel("log_f16", unary_contiguous, half, u_log)
+init_kernel("log_f16_strided", unary_strided, half, u_log)
+init_kernel("floor_f16", unary_contiguous, half, u_floor)
+init_kernel("floor_f16_strided", unary_strided, half, u_floor)
+init_kernel("ceil_f16", unary_contiguous, half, u_ceil)
+init_kernel("ceil_f16_strided", unary_strided, half, u_ceil)
+init_kernel("round_f16", unary_contiguous, half, u_round)
+init_kernel("round_f16_strided", unary_strided, half, u_round)
+init_kernel("sqr_f16", unary_contiguous, half, u_sqr)
+init_kernel("sqr_f16_strided", unary_strided, half, u_sqr)
+init_kernel("recip_f16", unary_contiguous, half, u_recip)
+init_kernel("recip_f16_strided", unary_strided, half, u_recip)
+init_kernel("copy_f16", unary_contiguous, half, u_copy)
+init_kernel("copy_f16_strided", unary_strided, half, u_copy)
+
+#if defined(__HAVE_BFLOAT__)
+init_kernel("neg_bf16", unary_contiguous, bfloat, u_neg)
+init_kernel("neg_bf16_strided", unary_strided, bfloat, u_neg)
+init_kernel("abs_bf16", unary_contiguous, bfloat, u_abs)
+init_kernel("abs_bf16_strided", unary_strided, bfloat, u_abs)
+init_kernel("sign_bf16", unary_contiguous, bfloat, u_sign)
+init_kernel("sign_bf16_strided", unary_strided, bfloat, u_sign)
+init_kernel("sqrt_bf16", unary_contiguous, bfloat, u_sqrt)
+init_kernel("sqrt_bf16_strided", unary_strided, bfloat, u_sqrt)
+init_kernel("exp_bf16", unary_contiguous, bfloat, u_exp)
+init_kernel("exp_bf16_strided", unary_strided, bfloat, u_exp)
+init_kernel("log_bf16", unary_contiguous, bfloat, u_log)
+init_kernel("log_bf16_strided", unary_strided, bfloat, u_log)
+init_kernel("floor_bf16", unary_contiguous, bfloat, u_floor)
+init_kernel("floor_bf16_strided", unary_strided, bfloat, u_floor)
+init_kernel("ceil_bf16", unary_contiguous, bfloat, u_ceil)
+init_kernel("ceil_bf16_strided", unary_strided, bfloat, u_ceil)
+init_kernel("round_bf16", unary_contiguous, bfloat, u_round)
+init_kernel("round_bf16_strided", unary_strided, bfloat, u_round)
+init_kernel("sqr_bf16", unary_contiguous, bfloat, u_sqr)
+init_kernel("sqr_bf16_strided", unary_strided, bfloat, u_sqr)
+init_kernel("recip_bf16", unary_contiguous, bfloat, u_recip)
+init_kernel("recip_bf16_strided", unary_strided, bfloat, u_recip)
+init_kernel("copy_bf16", unary_contiguous, bfloat, u_copy)
+init_kernel("copy_bf16_strided", unary_strided, bfloat, u_copy)
+#endif
+
+init_kernel("copy_u8", unary_contiguous, uint8_t, u_copy)
+init_kernel("copy_u8_strided", unary_strided, uint8_t, u_copy)
+init_kernel("copy_u32", unary_contiguous, uint32_t, u_copy)
+init_kernel("copy_u32_strided", unary_strided, uint32_t, u_copy)
+init_kernel("copy_i64", unary_contiguous, int64_t, u_copy)
+init_kernel("copy_i64_strided", unary_strided, int64_t, u_copy)

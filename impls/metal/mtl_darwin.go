@@ -1,0 +1,258 @@
+//go:build darwin && cgo
+
+package metal
+
+/*
+#cgo CFLAGS: -x objective-c -fobjc-arc -Wno-deprecated-declarations
+#cgo LDFLAGS: -framework Metal -framework Foundation
+
+#include <stdlib.h>
+#include <string.h>
+#import <Foundation/Foundation.h>
+#import <Metal/Metal.h>
+
+// Objects cross into Go as retained pointers (CFBridgingRetain) and return
+// to ARC through tf_release.
+
+static void *tf_device(void) {
+	id<MTLDevice> d = MTLCreateSystemDefaultDevice();
+	return d == nil ? NULL : (void *)CFBridgingRetain(d);
+}
+
+static void *tf_queue(void *dev) {
+	id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+	id<MTLCommandQueue> q = [d newCommandQueue];
+	return q == nil ? NULL : (void *)CFBridgingRetain(q);
+}
+
+static char *tf_error(NSError *e) {
+	return strdup(e == nil ? "unknown error" : e.localizedDescription.UTF8String);
+}
+
+static char *tf_device_name(void *dev) {
+	id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+	return strdup(d.name.UTF8String);
+}
+
+// candle's compile options: fast math, fast float functions.
+static void *tf_library(void *dev, const char *src, char **err) {
+	@autoreleasepool {
+		id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+		MTLCompileOptions *opts = [[MTLCompileOptions alloc] init];
+#if defined(__MAC_15_0)
+		if (@available(macOS 15.0, *)) {
+			opts.mathMode = MTLMathModeFast;
+			opts.mathFloatingPointFunctions = MTLMathFloatingPointFunctionsFast;
+		} else {
+			opts.fastMathEnabled = YES;
+		}
+#else
+		opts.fastMathEnabled = YES;
+#endif
+		NSError *e = nil;
+		id<MTLLibrary> lib = [d newLibraryWithSource:[NSString stringWithUTF8String:src] options:opts error:&e];
+		if (lib == nil) {
+			*err = tf_error(e);
+			return NULL;
+		}
+		return (void *)CFBridgingRetain(lib);
+	}
+}
+
+static void *tf_pipeline(void *dev, void *lib, const char *name, int *max_threads, int *found, char **err) {
+	@autoreleasepool {
+		id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+		id<MTLLibrary> l = (__bridge id<MTLLibrary>)lib;
+		id<MTLFunction> f = [l newFunctionWithName:[NSString stringWithUTF8String:name]];
+		if (f == nil) {
+			*found = 0;
+			return NULL;
+		}
+		*found = 1;
+		NSError *e = nil;
+		id<MTLComputePipelineState> p = [d newComputePipelineStateWithFunction:f error:&e];
+		if (p == nil) {
+			*err = tf_error(e);
+			return NULL;
+		}
+		*max_threads = (int)p.maxTotalThreadsPerThreadgroup;
+		return (void *)CFBridgingRetain(p);
+	}
+}
+
+// Metal refuses zero-length buffers: an empty one gets one byte.
+static void *tf_buffer(void *dev, const void *data, size_t n) {
+	id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+	size_t len = n == 0 ? 1 : n;
+	id<MTLBuffer> b = data == NULL
+		? [d newBufferWithLength:len options:MTLResourceStorageModeShared]
+		: [d newBufferWithBytes:data length:len options:MTLResourceStorageModeShared];
+	return b == nil ? NULL : (void *)CFBridgingRetain(b);
+}
+
+static void tf_read(void *buf, void *dst, size_t n) {
+	id<MTLBuffer> b = (__bridge id<MTLBuffer>)buf;
+	memcpy(dst, b.contents, n);
+}
+
+static void tf_release(void *p) {
+	if (p != NULL) {
+		CFBridgingRelease(p);
+	}
+}
+
+// One dispatch: tf_begin, a tf_set_* per argument, tf_end.
+typedef struct {
+	void *cb;
+	void *enc;
+} tf_pass;
+
+static tf_pass *tf_begin(void *queue, void *pipe) {
+	@autoreleasepool {
+		id<MTLCommandQueue> q = (__bridge id<MTLCommandQueue>)queue;
+		id<MTLCommandBuffer> cb = [q commandBuffer];
+		id<MTLComputeCommandEncoder> enc = [cb computeCommandEncoder];
+		[enc setComputePipelineState:(__bridge id<MTLComputePipelineState>)pipe];
+		tf_pass *p = malloc(sizeof *p);
+		p->cb = (void *)CFBridgingRetain(cb);
+		p->enc = (void *)CFBridgingRetain(enc);
+		return p;
+	}
+}
+
+static void tf_set_bytes(tf_pass *p, const void *data, size_t n, int index) {
+	id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
+	[enc setBytes:data length:n atIndex:index];
+}
+
+static void tf_set_buffer(tf_pass *p, void *buf, int index) {
+	id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
+	[enc setBuffer:(__bridge id<MTLBuffer>)buf offset:0 atIndex:index];
+}
+
+static char *tf_end(tf_pass *p, size_t groups, size_t width) {
+	@autoreleasepool {
+		id<MTLComputeCommandEncoder> enc = CFBridgingRelease(p->enc);
+		id<MTLCommandBuffer> cb = CFBridgingRelease(p->cb);
+		free(p);
+		[enc dispatchThreadgroups:MTLSizeMake(groups, 1, 1) threadsPerThreadgroup:MTLSizeMake(width, 1, 1)];
+		[enc endEncoding];
+		[cb commit];
+		[cb waitUntilCompleted];
+		if (cb.error != nil) {
+			return tf_error(cb.error);
+		}
+		return NULL;
+	}
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+)
+
+// darwinMetal is metalAPI on the system's default Metal device.
+type darwinMetal struct {
+	dev   unsafe.Pointer
+	queue unsafe.Pointer
+}
+
+func openMetal() (metalAPI, error) {
+	d := C.tf_device()
+	if d == nil {
+		return nil, errors.New("metal: MTLCreateSystemDefaultDevice returned no device")
+	}
+	q := C.tf_queue(d)
+	if q == nil {
+		C.tf_release(d)
+		return nil, errors.New("metal: no command queue")
+	}
+	return &darwinMetal{dev: d, queue: q}, nil
+}
+
+func (m *darwinMetal) name() string {
+	s := C.tf_device_name(m.dev)
+	defer C.free(unsafe.Pointer(s))
+	return C.GoString(s)
+}
+
+// cError turns an error string made by tf_error into a Go error.
+func cError(s *C.char) error {
+	defer C.free(unsafe.Pointer(s))
+	return errors.New(C.GoString(s))
+}
+
+func (m *darwinMetal) compile(source string) (libHandle, error) {
+	src := C.CString(source)
+	defer C.free(unsafe.Pointer(src))
+	var msg *C.char
+	lib := C.tf_library(m.dev, src, &msg)
+	if lib == nil {
+		return libHandle{}, cError(msg)
+	}
+	return libHandle{lib}, nil
+}
+
+func (m *darwinMetal) pipeline(lib libHandle, name string) (pipeHandle, int, bool, error) {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	var maxThreads, found C.int
+	var msg *C.char
+	p := C.tf_pipeline(m.dev, lib.p, cname, &maxThreads, &found, &msg)
+	switch {
+	case found == 0:
+		return pipeHandle{}, 0, false, nil
+	case p == nil:
+		return pipeHandle{}, 0, true, cError(msg)
+	}
+	return pipeHandle{p}, int(maxThreads), true, nil
+}
+
+func (m *darwinMetal) newBuffer(data []byte, n int) (bufHandle, error) {
+	var src unsafe.Pointer
+	if len(data) > 0 {
+		src = unsafe.Pointer(&data[0])
+	}
+	b := C.tf_buffer(m.dev, src, C.size_t(n))
+	if b == nil {
+		return bufHandle{}, fmt.Errorf("metal: cannot allocate a %d-byte buffer", n)
+	}
+	return bufHandle{b}, nil
+}
+
+func (m *darwinMetal) read(b bufHandle, n int) []byte {
+	out := make([]byte, n)
+	if n > 0 {
+		C.tf_read(b.p, unsafe.Pointer(&out[0]), C.size_t(n))
+	}
+	return out
+}
+
+func (m *darwinMetal) release(h any) {
+	switch h := h.(type) {
+	case bufHandle:
+		C.tf_release(h.p)
+	case pipeHandle:
+		C.tf_release(h.p)
+	case libHandle:
+		C.tf_release(h.p)
+	}
+}
+
+func (m *darwinMetal) dispatch(p pipeHandle, args []Arg, groups, width int) error {
+	pass := C.tf_begin(m.queue, p.p)
+	for i, a := range args {
+		if a.Buf != nil {
+			C.tf_set_buffer(pass, a.Buf.(*gpuBuffer).h.p, C.int(i))
+			continue
+		}
+		C.tf_set_bytes(pass, unsafe.Pointer(&a.Bytes[0]), C.size_t(len(a.Bytes)), C.int(i))
+	}
+	if msg := C.tf_end(pass, C.size_t(groups), C.size_t(width)); msg != nil {
+		return fmt.Errorf("metal: command buffer: %w", cError(msg))
+	}
+	return nil
+}

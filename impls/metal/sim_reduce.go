@@ -1,0 +1,237 @@
+package metal
+
+import "math"
+
+// Twins of reduce.metal: fast_{sum,mul,max,min,argmax,argmin}_T for f32 f16
+// u8 u32 i64 bf16, each contiguous and _strided. One call of a twin runs
+// one threadgroup: its threads fold their share of the elements, then the
+// tree over threadgroup memory runs level by level, as the barriers in the
+// kernel separate them.
+
+// reduceOp is one of reduce.metal's r_* functors.
+type reduceOp struct {
+	name string
+	init func(t mslType) val
+	fn   func(t mslType, a, b val) val
+}
+
+var reduceValueOps = []reduceOp{
+	{"sum", func(t mslType) val { return zero(t) }, func(t mslType, a, b val) val { return arith('+', t, a, b) }},
+	{"mul", func(t mslType) val { return one(t) }, func(t mslType, a, b val) val { return arith('*', t, a, b) }},
+	{"max", lowest, maxOf},
+	{"min", highest, minOf},
+}
+
+func init() {
+	for _, t := range reduceTypes {
+		for _, op := range reduceValueOps {
+			name := "fast_" + op.name + "_" + t.String()
+			register("reduce", name, "ccccbb", twin{group: reduceValues(t, op, false)})
+			register("reduce", name+"_strided", "cccccbb", twin{group: reduceValues(t, op, true)})
+		}
+		for _, wantMax := range []bool{true, false} {
+			name := "fast_argmin_" + t.String()
+			if wantMax {
+				name = "fast_argmax_" + t.String()
+			}
+			register("reduce", name, "ccccbb", twin{group: reduceIndices(t, wantMax, false)})
+			register("reduce", name+"_strided", "cccccbb", twin{group: reduceIndices(t, wantMax, true)})
+		}
+	}
+}
+
+// reduceTypes are the dtypes of reduce.metal, in its order.
+var reduceTypes = []mslType{tFloat, tHalf, tUchar, tUint, tLong, tBfloat}
+
+func zero(t mslType) val {
+	if t.isFloat() {
+		return floatVal(0)
+	}
+	return intVal(0)
+}
+
+func one(t mslType) val {
+	if t.isFloat() {
+		return floatVal(1)
+	}
+	return intVal(1)
+}
+
+// lowest is numeric_limits<T>::lowest(): the most negative finite value.
+func lowest(t mslType) val {
+	switch {
+	case t.isFloat():
+		return floatVal(-maxFinite(t))
+	case t.isSigned():
+		return intVal(t.mask(1 << uint(t.bitWidth()-1)))
+	}
+	return intVal(0)
+}
+
+// highest is numeric_limits<T>::max(): the largest finite value.
+func highest(t mslType) val {
+	switch {
+	case t.isFloat():
+		return floatVal(maxFinite(t))
+	case t.isSigned():
+		return intVal(1<<uint(t.bitWidth()-1) - 1)
+	}
+	return intVal(t.mask(math.MaxUint64))
+}
+
+func maxFinite(t mslType) float64 {
+	switch t {
+	case tHalf:
+		return 65504
+	case tBfloat:
+		return math.Ldexp(255, 120)
+	}
+	return math.MaxFloat32
+}
+
+// maxOf is max_of(a, b) of reduce.metal: fast::max for floats (assumed to
+// return the non-NaN operand), max for integers; a tie returns b.
+func maxOf(t mslType, a, b val) val {
+	switch {
+	case a.undef || b.undef:
+		return undefVal
+	case t.isFloat() && math.IsNaN(a.f):
+		return b
+	case t.isFloat() && math.IsNaN(b.f):
+		return a
+	case less(t, b, a):
+		return a
+	}
+	return b
+}
+
+// minOf is min_of(a, b): fast::min for floats (the non-NaN operand,
+// assumed), min for integers; a tie returns b.
+func minOf(t mslType, a, b val) val {
+	switch {
+	case a.undef || b.undef:
+		return undefVal
+	case t.isFloat() && math.IsNaN(a.f):
+		return b
+	case t.isFloat() && math.IsNaN(b.f):
+		return a
+	case less(t, a, b):
+		return a
+	}
+	return b
+}
+
+// reduceArgs are the bound arguments of a reduce kernel.
+type reduceArgs struct {
+	numel, rank, perGroup uint32
+	dims, strides         Arg
+	src, dst              Arg
+	strided               bool
+}
+
+func bindReduce(a []Arg, strided bool) reduceArgs {
+	r := reduceArgs{numel: a[0].uint(), rank: a[1].uint(), dims: a[2], strided: strided}
+	if strided {
+		r.strides, r.perGroup, r.src, r.dst = a[3], a[4].uint(), a[5], a[6]
+	} else {
+		r.perGroup, r.src, r.dst = a[3].uint(), a[4], a[5]
+	}
+	return r
+}
+
+// at is the storage offset of element i of the reduction order.
+func (r reduceArgs) at(i uint32) uint64 {
+	if !r.strided {
+		return uint64(i)
+	}
+	dim := func(k int) uint64 { return uint64(r.dims.uintAt(k)) }
+	stride := func(k int) uint64 { return uint64(r.strides.uintAt(k)) }
+	return uint64(stridedOffset(i, uint64(r.rank), dim, stride))
+}
+
+// span is the range [start, stop) of elements of threadgroup gid.
+func (r reduceArgs) span(gid uint32) (start, stop uint32) {
+	start = gid * r.perGroup
+	return start, min(start+r.perGroup, r.numel)
+}
+
+// reduceValues is reduce_contiguous / reduce_strided<T, OP>.
+func reduceValues(t mslType, op reduceOp, strided bool) func([]Arg, uint32, uint32) {
+	return func(a []Arg, gid, block uint32) {
+		r := bindReduce(a, strided)
+		start, stop := r.span(gid)
+		shared := make([]val, block) // threadgroup T shared[MAX_BLOCK]
+		for tid := uint32(0); tid < block; tid++ {
+			acc := op.init(t)
+			for i := start + tid; i < stop; i += block {
+				acc = op.fn(t, acc, load(r.src, t, r.at(i)))
+			}
+			shared[tid] = acc
+		}
+		tree(shared, func(x, y val) val { return op.fn(t, x, y) })
+		store(r.dst, t, uint64(gid), shared[0])
+	}
+}
+
+// tree is the loop over threadgroup memory: for s = block/2, ..., 1,
+// shared[t] = op(shared[t], shared[t + s]) for t < s. Within a level the
+// threads read only slots no thread of that level writes, so running them
+// in order is the lockstep result.
+func tree[V any](shared []V, op func(x, y V) V) {
+	for s := len(shared) / 2; s > 0; s >>= 1 {
+		for tid := 0; tid < s; tid++ {
+			shared[tid] = op(shared[tid], shared[tid+s])
+		}
+	}
+}
+
+// indexed is indexed<T> of reduce.metal: a value and its index.
+type indexed struct {
+	i uint32
+	v val
+}
+
+// reduceIndices is arg_reduce_contiguous / arg_reduce_strided<T, OP>: the
+// index of an element is its position modulo dims[rank - 1].
+func reduceIndices(t mslType, wantMax bool, strided bool) func([]Arg, uint32, uint32) {
+	better := func(a, b indexed) indexed { // (a.val > b.val || (a.val == b.val && a.i < b.i)) ? a : b
+		if a.v.undef || b.v.undef {
+			return indexed{v: undefVal}
+		}
+		beats := less(t, b.v, a.v)
+		if !wantMax {
+			beats = less(t, a.v, b.v)
+		}
+		if beats || (equal(t, a.v, b.v) && a.i < b.i) {
+			return a
+		}
+		return b
+	}
+	init := indexed{v: lowest(t)}
+	if !wantMax {
+		init = indexed{v: highest(t)}
+	}
+	return func(a []Arg, gid, block uint32) {
+		r := bindReduce(a, strided)
+		if r.rank == 0 { // dims[rank - 1] reads before the array
+			store(r.dst, tUint, uint64(gid), undefVal)
+			return
+		}
+		row := r.dims.uintAt(int(r.rank) - 1)
+		start, stop := r.span(gid)
+		shared := make([]indexed, block)
+		for tid := uint32(0); tid < block; tid++ {
+			acc := init
+			for i := start + tid; i < stop; i += block {
+				acc = better(acc, indexed{i % row, load(r.src, t, r.at(i))})
+			}
+			shared[tid] = acc
+		}
+		tree(shared, better)
+		out := intVal(uint64(shared[0].i))
+		if shared[0].v.undef {
+			out = undefVal
+		}
+		store(r.dst, tUint, uint64(gid), out)
+	}
+}
