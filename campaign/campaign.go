@@ -71,7 +71,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	r := &runner{cfg: cfg, store: store, state: st, start: time.Now(), gen: props.GenCase(cfg.Gen)}
+	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.GenCase(cfg.Gen)}
 	r.next.Store(st.Next)
 	if cfg.Duration > 0 {
 		var cancel context.CancelFunc
@@ -120,6 +120,7 @@ type runner struct {
 	cfg      Config
 	store    *store
 	state    *state
+	first    int64 // the checkpoint this run started from; MaxCases counts from it
 	start    time.Time
 	gen      interface{ Example(...int) *tensor.Case }
 	next     atomic.Int64 // next local index to hand out
@@ -146,7 +147,7 @@ func caseSeed(seed uint64, i int64) uint64 {
 func (r *runner) work(ctx context.Context, w int) {
 	for ctx.Err() == nil && r.firstErr() == nil {
 		j := r.next.Add(1) - 1
-		if r.cfg.MaxCases > 0 && j >= r.state.Next+r.cfg.MaxCases {
+		if r.cfg.MaxCases > 0 && j >= r.first+r.cfg.MaxCases {
 			return
 		}
 		r.inflight[w].Store(j)
@@ -176,7 +177,7 @@ func (r *runner) runCase(j int64) {
 	}
 	original := caseElements(c)
 	shrunk := r.shrink(f)
-	isNew, err := r.store.add(shrunk, findingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
+	isNew, err := r.store.add(shrunk, FindingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
 	if err != nil {
 		r.fail(err)
 		return
@@ -189,17 +190,26 @@ func (r *runner) runCase(j int64) {
 	}
 }
 
-// shrink minimizes a finding while the same backend keeps diverging on the
-// same profile with the same kind of divergence and the same outcome forms.
+// shrink minimizes a finding of one of the campaign's targets.
 func (r *runner) shrink(f *props.Finding) *props.Finding {
+	return ShrinkFinding(targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
+}
+
+// ShrinkFinding minimizes a finding of backend b while b keeps diverging on
+// the same profile with the same kind of divergence and the same outcome
+// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0).
+func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
+	if maxRuns <= 0 {
+		maxRuns = 2000
+	}
 	best := f
 	runs := 0
 	props.Shrink(f.Case, func(c *tensor.Case) bool {
 		runs++
-		if runs > r.cfg.MaxShrinkRuns {
+		if runs > maxRuns {
 			return false
 		}
-		g := props.Differential(targetBackend(f, r.cfg.Targets), f.Profile, c)
+		g := props.Differential(b, f.Profile, c)
 		if g == nil || !sameFailure(f, g) {
 			return false
 		}
@@ -258,7 +268,7 @@ func (r *runner) checkpoint() {
 		}
 	}
 	if r.cfg.MaxCases > 0 {
-		low = min(low, r.state.Next+r.cfg.MaxCases)
+		low = min(low, r.first+r.cfg.MaxCases)
 	}
 	r.mu.Lock()
 	r.state.Next = max(r.state.Next, low)

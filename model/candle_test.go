@@ -198,3 +198,89 @@ func TestCandleCreate(t *testing.T) {
 			`{"value":{"dtype":"f32","shape":[2,2],"data":["1.0","2.0","3.0","4.0"]}}`, "seed 003: from_vec does not compare the lengths in 0.11.0"},
 	})
 }
+
+// Rows for the Metal rules read from candle's source at 2a13b0f3 (each
+// reason names the file and line).
+func TestCandleMetalSourceRules(t *testing.T) {
+	var rows300 strings.Builder
+	for i := 0; i < 300; i++ {
+		if i > 0 {
+			rows300.WriteString(",")
+		}
+		rows300.WriteString(itoa(i))
+	}
+	src300 := `{"dtype":"i64","shape":[300],"data":[` + rows300.String() + `]}`
+	panics := `{"panic":{"message":""}}`
+	noKernel := `{"error":{"class":"UnsupportedDType","message":""}}`
+	rustCheck(t, []rustRow{
+		{"an empty comparison panics in linear_split", "candle/metal",
+			`{"op":"eq","args":[{"dtype":"i64","shape":[0],"data":[]},{"dtype":"i64","shape":[0],"data":[]}]}`,
+			panics, "tensor.rs:1127-1140 cmp has no zero-element return; utils.rs:32-33 0.div_ceil(0)"},
+		{"an empty comparison with a scalar panics too", "candle/metal",
+			`{"op":"lt","args":[{"dtype":"f32","shape":[2,0],"data":[]},{"scalar":"1.0","kind":"float"}]}`,
+			panics, "the scalar is broadcast to [2, 0]; the strided binary kernel also calls linear_split(pipeline, 0) (kernels/binary.rs:64)"},
+		{"an empty addition still returns the lhs", "candle/metal",
+			`{"op":"add","args":[{"dtype":"i64","shape":[0],"data":[]},{"dtype":"i64","shape":[0],"data":[]}]}`,
+			`{"value":{"dtype":"i64","shape":[0],"data":[]}}`, "tensor.rs:94-99 binary_op! returns self.clone() on zero elements"},
+		{"an empty cast panics in linear_split", "candle/metal",
+			`{"op":"cast","args":[{"dtype":"f32","shape":[0,2],"data":[]}],"attrs":{"to":"bf16"}}`,
+			panics, "tensor.rs:2479-2488 to_dtype; kernels/cast.rs:30"},
+		{"an empty cast to a missing kernel is an Err first", "candle/metal",
+			`{"op":"cast","args":[{"dtype":"f32","shape":[0],"data":[]}],"attrs":{"to":"f64"}}`,
+			noKernel, "metal_backend/mod.rs to_dtype bails on the (F32, F64) pair before the launch"},
+		{"index_select with no ids panics in linear_split", "candle/metal",
+			`{"op":"index_select","args":[{"dtype":"f32","shape":[3],"data":["1.0","2.0","3.0"]},{"dtype":"u32","shape":[0],"data":[]}],"attrs":{"dim":0}}`,
+			panics, "kernels/indexing.rs:54 linear_split(pipeline, dst_el) with dst_el = 0 * 1 * 1"},
+		{"a sum keeping a zero-size dim panics", "candle/metal",
+			`{"op":"sum","args":[{"dtype":"i64","shape":[3,4,0],"data":[]}],"attrs":{"dim":0}}`,
+			panics, "kernels/reduce.rs:22 length / out_length with out_length = 4 * 0"},
+		{"a mean keeping a zero-size dim panics", "candle/metal",
+			`{"op":"mean","args":[{"dtype":"f32","shape":[0,2,0],"data":[]}],"attrs":{"dim":1}}`,
+			panics, "mean is sum_impl, then * scale (tensor.rs:1062-1066): the sum panics first"},
+		{"a sum over a zero-size dim with kept dims is zeros", "candle/metal",
+			`{"op":"sum","args":[{"dtype":"i64","shape":[0,3],"data":[]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"i64","shape":[3],"data":[0,0,0]}}`, "out_length = 3, length = 0: work_per_threadgroup 0, each output is Sum::init() = 0"},
+		{"sign of i64 has no kernel", "candle/metal",
+			`{"op":"sign","args":[{"dtype":"i64","shape":[2],"data":[-3,4]}]}`,
+			noKernel, "metal_backend/mod.rs:742 asks for sign_i64; unary.metal:246 init_unary_float(sign, usign) only"},
+		{"sign of an empty i64 returns before the kernel", "candle/metal",
+			`{"op":"sign","args":[{"dtype":"i64","shape":[0],"data":[]}]}`,
+			`{"value":{"dtype":"i64","shape":[0],"data":[]}}`, "tensor.rs:78-84 unary_op! returns self.clone() on zero elements"},
+		{"sum of a rank-0 i32 still needs a reduce kernel", "candle/metal",
+			`{"op":"sum","args":[{"dtype":"i32","shape":[],"data":[7]}]}`,
+			noKernel, "tensor.rs:2159-2162 sum_all calls sum(vec![]); metal_backend/mod.rs:355-357 bails for (Sum, I32)"},
+		{"max of a rank-0 i32 is the tensor itself", "candle/metal",
+			`{"op":"max","args":[{"dtype":"i32","shape":[],"data":[7]}]}`,
+			`{"value":{"dtype":"i32","shape":[],"data":[7]}}`, "tensor.rs:2123-2128 max_all returns self.clone() for rank 0"},
+		{"argmax over a dim followed by a size-1 dim reports 0", "candle/metal",
+			`{"op":"argmax","args":[{"dtype":"i64","shape":[3,1],"data":[1,5,3]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"u32","shape":[1],"data":[0]}}`, "metal_backend/mod.rs:323,375 contiguous kernel with the input's dims; reduce.metal:467 i % dims[1] = i % 1"},
+		{"argmin over a size-1 dim reports the flat index modulo the last dim", "candle/metal",
+			`{"op":"argmin","args":[{"dtype":"u32","shape":[1,10],"data":[1,2,3,4,5,6,7,8,9,10]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"u32","shape":[10],"data":[0,1,2,3,4,5,6,7,8,9]}}`, "output o holds element o, reported as o % 10 (reduce.metal:467)"},
+		{"argmin over a size-1 dim: an element equal to u32::MAX loses to the init", "candle/metal",
+			`{"op":"argmin","args":[{"dtype":"u32","shape":[1,2],"data":[4294967295,4294967295]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"u32","shape":[2],"data":[0,0]}}`, "reduce.metal:198-206 init {0, max()}; :188-190 a tie goes to the lower index"},
+		{"argmax over a middle dim (strided kernel) is the position", "candle/metal",
+			`{"op":"argmax","args":[{"dtype":"i64","shape":[3,2],"data":[1,6,5,2,3,4]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"u32","shape":[2],"data":[1,0]}}`, "the reordered view is not contiguous: call_reduce_strided with the reordered dims (metal_backend/mod.rs:429-437)"},
+		{"max over -inf is -FLT_MAX", "candle/metal",
+			`{"op":"max","args":[{"dtype":"f32","shape":[1],"data":["-inf"]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"f32","shape":[],"data":["-3.4028234663852886e38"]}}`, "reduce.metal:288-291 Max::init() = numeric_limits<float>::lowest()"},
+		{"min over +inf in f16 is 65504", "candle/metal",
+			`{"op":"min","args":[{"dtype":"f16","shape":[2],"data":["inf","inf"]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"f16","shape":[],"data":["65504.0"]}}`, "reduce.metal:262-265 Min::init() = numeric_limits<half>::max()"},
+		{"argmax of [-inf, -FLT_MAX] ties with the init at index 0", "candle/metal",
+			`{"op":"argmax","args":[{"dtype":"f32","shape":[2],"data":["-inf","-3.4028234663852886e38"]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"u32","shape":[],"data":[0]}}`, "reduce.metal:198-206 init {0, lowest}; -FLT_MAX == lowest and index 0 < 1"},
+		{"the CPU max over -inf stays -inf", "candle/cpu-release",
+			`{"op":"max","args":[{"dtype":"f32","shape":[1],"data":["-inf"]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"f32","shape":[],"data":["-inf"]}}`, "source-facts extra 4: the CPU folds from element 0"},
+		{"a u8 id with a 300-row source clamps to the wrapped bound 43", "candle/metal",
+			`{"op":"index_select","args":[` + src300 + `,{"dtype":"u8","shape":[3],"data":[100,10,255]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"i64","shape":[3],"data":[43,10,0]}}`, "indexing.metal:59 min(id, (uint8_t)(300 - 1)) = min(100, 43); 255 is the sentinel (:56-57)"},
+		{"a u32 id with a 300-row source clamps to 299", "candle/metal",
+			`{"op":"index_select","args":[` + src300 + `,{"dtype":"u32","shape":[1],"data":[1000]}],"attrs":{"dim":0}}`,
+			`{"value":{"dtype":"i64","shape":[1],"data":[299]}}`, "indexing.metal:59 with (uint32_t)299 = 299"},
+	})
+}

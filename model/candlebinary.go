@@ -39,8 +39,11 @@ var (
 	candleCmp = newRule("candle.cmp.u8",
 		"comparisons return U8 0/1 with IEEE semantics on the CPU (NaN compares false, != true); Metal's fast-math comparisons of NaN are unspecified",
 		"source-facts extra 7, #5a; seed 000 §除法 (lt returns a U8 mask)")
+	candleMetalEmptyLaunch = newRule("candle.metal.empty-launch-panics",
+		"a comparison, to_dtype or index_select with zero output elements on Metal panics (\"attempt to divide by zero\"): unlike the arithmetic operators, affine and unary ops, their Tensor methods do not return early on zero elements, and the kernel launch computes linear_split(pipeline, 0), i.e. 0.div_ceil(min(max_threads, 0)); the shape, dtype and missing-kernel checks come first",
+		"candle 2a13b0f3: candle-metal-kernels/src/utils.rs:30-33 (linear_split: width = min(max, size); size.div_ceil(width)); tensor.rs:1127-1140 (cmp: no elem_count() == 0 return, unlike binary_op! at :94-99), :2479-2488 (to_dtype), :1918-1936 (index_select); kernels/binary.rs:35,64, kernels/cast.rs:30,67, kernels/indexing.rs:54 (linear_split after load_pipeline)")
 	candleMetalKernels = newRule("candle.metal.kernel-coverage",
-		"Metal kernels exist only for some dtypes: binary and comparison ops, affine and reductions for f32 f16 bf16 u8 u32 i64; unary ops for f32 f16 bf16 (sign also i64); casts among f32 f16 bf16 i64 u32 u8; index_select for ids u8/u32/i64 over u8 u32 i64 f32 f16 bf16; matmul (cumsum) for f32 f16 bf16: anything else is an Err",
+		"Metal kernels exist only for some dtypes: binary and comparison ops, affine and reductions for f32 f16 bf16 u8 u32 i64; unary ops for f32 f16 bf16 (see candle.metal.sign-i64-no-kernel); casts among f32 f16 bf16 i64 u32 u8; index_select for ids u8/u32/i64 over u8 u32 i64 f32 f16 bf16; matmul (cumsum) for f32 f16 bf16: anything else is an Err",
 		"source-facts #4, #5a, #5b, #5c, extra 10; seed 000 §下标的 dtype (Metal rows); metal_backend/mod.rs")
 	candleScalarF64 = newRule("candle.scalar.f64-only",
 		"candle's + - * / take an f64 scalar only (an f32 or integer variable does not compile: E0277); maximum, minimum and comparisons take any WithDType scalar, converted with to_dtype (Rust `as`) to the tensor's dtype first; a scalar on the left exists only for + - * / of f64",
@@ -131,6 +134,13 @@ func (e *evaluation) candleMetalBinaryKernel(op string, d tensor.DType) (tensor.
 	return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal: unable to load function %s_%s (no kernel for %s)", kernel, d, rustName(d)), true
 }
 
+// candleMetalEmptyLaunch is the panic of a Metal kernel launched over zero
+// threads (linear_split divides by zero).
+func (e *evaluation) candleMetalEmptyLaunch(op string) tensor.Outcome {
+	e.use(candleMetalEmptyLaunch)
+	return tensor.PanicOutcome("attempt to divide by zero (linear_split of a zero-element %s launch)", op)
+}
+
 // candleMetalCore reports the six dtypes Metal's binary, affine, cast and
 // reduce kernels cover.
 func candleMetalCore(d tensor.DType) bool {
@@ -143,6 +153,9 @@ func candleMetalCore(d tensor.DType) bool {
 
 // candleElementwise computes x op y for equal shapes and dtypes.
 func (e *evaluation) candleElementwise(op string, x, y *tensor.Tensor) tensor.Outcome {
+	if x.Len() == 0 && candleIsCmp(op) && e.candleOnMetal() {
+		return e.candleMetalEmptyLaunch("cmp")
+	}
 	d := x.DType
 	outD := d
 	if candleIsCmp(op) {

@@ -21,6 +21,9 @@ var (
 	candleCastMetal = newRule("candle.metal.to-dtype",
 		"Metal casts (static_cast) among f32 f16 bf16 i64 u32 u8: float -> int truncates toward zero and a negative value gives 0 in an unsigned type (CPU and Metal agree); float -> float rounds to nearest even like the CPU; int -> float rounds to nearest (to f16/bf16 by an unpinned path); NaN, out-of-range float -> int and non-fitting int -> int are unspecified",
 		"seed 000 §下标的 dtype (Metal [-1.5, 2.7] -> U32 [0, 2]); seed 003 §半精度舍入 (CPU and Metal bit-identical on 20018 values); source-facts #5b")
+	candleMetalSignI64 = newRule("candle.metal.sign-i64-no-kernel",
+		"sign of an i64 tensor on Metal is an Err at pipeline creation (\"Error while loading function: sign_i64\"): the host maps (usign, I64) to the kernel sign_i64, but unary.metal instantiates sign only for f32/f16/bf16 (init_unary_float); a zero-element tensor returns before any kernel",
+		"candle 2a13b0f3: candle-core/src/metal_backend/mod.rs:742 ((\"usign\", DType::I64) => contiguous::sign::I64); candle-metal-kernels/src/metal_src/unary.metal:246 (init_unary_float(sign, usign), no init_unary for i64); metal/library.rs:35 (LoadFunctionError); tensor.rs:78-84 (unary_op! returns early on zero elements)")
 	candleNoConvert = newRule("candle.no-checked-convert",
 		"candle has only to_dtype (lossy, `as`); mode=convert (tenferro's checked widening convert) has no candle spelling",
 		"spec/case-format.md op catalog; source-facts #8")
@@ -49,7 +52,10 @@ func (e *evaluation) candleUnaryOp(name string, t *tensor.Tensor) tensor.Outcome
 	d := t.DType
 	if e.candleOnMetal() {
 		floatKernel := d == tensor.F32 || d == tensor.F16 || d == tensor.BF16
-		if !floatKernel && !(name == "sign" && d == tensor.I64) {
+		switch {
+		case name == "sign" && d == tensor.I64:
+			return e.fail(candleMetalSignI64, tensor.UnsupportedDType, "Metal error Error while loading function: sign_i64")
+		case !floatKernel:
 			return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal contiguous unary u%s %s not implemented", name, rustName(d))
 		}
 	}
@@ -186,6 +192,9 @@ func (e *evaluation) candleMetalCast(t *tensor.Tensor, to tensor.DType) tensor.O
 	from := t.DType
 	if !candleMetalCore(from) || !candleMetalCore(to) {
 		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal contiguous to_dtype %s %s not implemented", rustName(from), rustName(to))
+	}
+	if t.Len() == 0 {
+		return e.candleMetalEmptyLaunch("to_dtype")
 	}
 	e.use(candleCastMetal)
 	out := tensor.New(to, t.Shape...)

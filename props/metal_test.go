@@ -3,9 +3,7 @@ package props
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,9 +119,11 @@ func metalFocused(t *rapid.T) *tensor.Case {
 
 // TestMetalSimMatchesModel is the differential property for the simulated
 // Metal device: on at least metalTarget generated cases it supports, its
-// outcome for candle/metal matches the model's, except where the case is
-// one of the known disagreements below, where the simulator follows
-// candle's code and the model (as of this writing) does not.
+// outcome for candle/metal matches the model's. Every disagreement fails:
+// the classes where the simulator followed candle's code and the model did
+// not (zero-element launches, zero-output sums, sign_i64, rank-0 sums,
+// the arg index modulo the last dim, the finite init of max/min) are now
+// rules of the model (candle.metal.*).
 //
 // It is stricter than Differential in one way: an element the simulator
 // leaves unspecified (a read of undefined device memory) must be
@@ -137,7 +137,7 @@ func TestMetalSimMatchesModel(t *testing.T) {
 	target = withRapidChecks(t, target)
 	sim := metal.NewSim()
 	supported, notModeled := 0, 0
-	known, forms := map[string]int{}, map[string]int{}
+	forms := map[string]int{}
 	prop := func(rt *rapid.T) {
 		c := metalCases().Draw(rt, "case")
 		if !sim.Supports(metal.Profile, c) {
@@ -156,12 +156,6 @@ func TestMetalSimMatchesModel(t *testing.T) {
 			notModeled++
 			return
 		}
-		if !f.Panicked {
-			if d := metalKnownDisagreement(c, f.Want, f.Got); d != nil {
-				known[d.name]++
-				return
-			}
-		}
 		rt.Fatalf("%v", f)
 	}
 	for round := 0; supported < target && round < 50; round++ {
@@ -176,14 +170,6 @@ func TestMetalSimMatchesModel(t *testing.T) {
 	t.Logf("candle/metal: %d supported cases checked against the model (%d not modeled)", supported, notModeled)
 	t.Logf("  agreeing outcomes: %d values, %d empty values, %d errors, %d panics, %d unsupported",
 		forms["value"], forms["empty"], forms["error"], forms["panic"], forms["unsupported"])
-	names := make([]string, 0, len(known))
-	for n := range known {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		t.Logf("  %5d cases where the simulator follows candle and the model does not: %s", known[n], n)
-	}
 }
 
 // metalForm classifies an outcome for the summary.
@@ -238,163 +224,6 @@ func metalUnspecifiedOnlyWhereModelIs(b tensor.Backend, c *tensor.Case) error {
 	return nil
 }
 
-// metalDisagreement is a class of cases where the simulated device and the
-// model differ because they read candle differently. Each names what candle
-// 0.11's code does (metal_backend/mod.rs and candle-metal-kernels at
-// 2a13b0f3) and what the model states; the final report of the Metal
-// issue argues them. They are accepted here so that the property checks
-// everything else, and counted so that they stay visible.
-type metalDisagreement struct {
-	name  string
-	match func(c *tensor.Case, want, got tensor.Outcome) bool
-}
-
-var metalDisagreements = []metalDisagreement{
-	{
-		// linear_split(pipeline, 0): width = min(max, 0) = 0, then
-		// 0.div_ceil(0) panics. cmp (unlike the arithmetic operators), to_dtype
-		// and index_select do not return early on zero elements.
-		name: "zero-element cmp/to_dtype/index_select launch panics (linear_split divides by zero); the model returns an empty tensor",
-		match: func(c *tensor.Case, want, got tensor.Outcome) bool {
-			op, _ := tensor.LookupOp(c.Op)
-			launches := isMetalCmp(c.Op) || op.Class == tensor.ClassCast || op.Class == tensor.ClassIndexSelect
-			return launches && emptyValue(want) && divZeroPanic(got)
-		},
-	},
-	{
-		// call_reduce_contiguous/strided: work_per_threadgroup = length /
-		// out_length with out_length = 0 when a kept dim is 0.
-		name: "sum/mean with zero output elements panics (length / out_length); the model returns an empty tensor",
-		match: func(c *tensor.Case, want, got tensor.Outcome) bool {
-			return (c.Op == "sum" || c.Op == "mean") && emptyValue(want) && divZeroPanic(got)
-		},
-	},
-	{
-		// The host maps (usign, I64) to the kernel sign_i64, which
-		// unary.metal never instantiates (init_unary_float only): the
-		// pipeline load fails with an Err.
-		name: "sign of i64: the kernel sign_i64 does not exist, an Err; the model computes the sign",
-		match: func(c *tensor.Case, want, got tensor.Outcome) bool {
-			return c.Op == "sign" && c.Args[0].Tensor.DType == tensor.I64 && want.Form == tensor.FormValue &&
-				got.Form == tensor.FormError && got.Class == tensor.UnsupportedDType
-		},
-	},
-	{
-		// sum_all of a rank-0 tensor still calls reduce_op with no dims,
-		// whose name match bails for dtypes without a reduce kernel.
-		name: "sum of a rank-0 i16/i32/f64 tensor: reduce_op still needs a kernel, an Err; the model returns the element",
-		match: func(c *tensor.Case, want, got tensor.Outcome) bool {
-			return c.Op == "sum" && c.Args[0].Tensor.Rank() == 0 && want.Form == tensor.FormValue &&
-				got.Form == tensor.FormError && got.Class == tensor.UnsupportedDType
-		},
-	},
-	{
-		// reduce_op takes the contiguous kernel whenever the reordered
-		// (kept, reduced) layout is contiguous, which includes a reduced dim
-		// of size 1 or followed only by dims of size 1, and passes the
-		// input's own dims: fast_arg* computes the index as i % dims[rank-1].
-		name: "argmax/argmin over a dim of size 1 or before trailing size-1 dims: indices modulo the input's last dim; the model gives the position in the reduced dim",
-		match: func(c *tensor.Case, want, got tensor.Outcome) bool {
-			if (c.Op != "argmax" && c.Op != "argmin") || c.Attrs.Dim == nil || want.Form != tensor.FormValue || got.Form != tensor.FormValue {
-				return false
-			}
-			shape := c.Args[0].Tensor.Shape
-			d := *c.Attrs.Dim
-			if d < 0 {
-				d += len(shape)
-			}
-			if d < 0 || d >= len(shape) || d == len(shape)-1 {
-				return false
-			}
-			trailingOnes := true
-			for _, n := range shape[d+1:] {
-				trailingOnes = trailingOnes && n == 1
-			}
-			if shape[d] != 1 && !trailingOnes {
-				return false
-			}
-			// what the kernel computes: output o reads the index modulo the
-			// last dim of a position that is o (shape[d] == 1) or a multiple
-			// of it (trailing ones, where the last dim is 1); an element
-			// equal to the starting value keeps index 0
-			last := uint64(shape[len(shape)-1])
-			for o := 0; o < got.Value.Len(); o++ {
-				if g := got.Value.Uint(o); g != uint64(o)%last && g != 0 {
-					return false
-				}
-			}
-			return true
-		},
-	},
-	{
-		// fast_max/fast_min start every thread from numeric_limits<T>
-		// lowest()/max(), the finite extremes: a max over -inf values is
-		// -FLT_MAX (f16: -65504), a min over +inf values FLT_MAX; the arg
-		// reductions start from {0, lowest} and keep index 0 over elements
-		// equal to it.
-		name: "float max/min/argmax/argmin over ±inf: the kernels start from the finite extremes; the model folds from the first element",
-		match: func(c *tensor.Case, want, got tensor.Outcome) bool {
-			x := c.Args[0].Tensor
-			if !x.DType.IsFloat() || want.Form != tensor.FormValue || got.Form != tensor.FormValue {
-				return false
-			}
-			wantMax := c.Op == "max" || c.Op == "argmax"
-			if c.Op != "max" && c.Op != "min" && c.Op != "argmax" && c.Op != "argmin" {
-				return false
-			}
-			inf := math.Inf(1)
-			if wantMax {
-				inf = -inf
-			}
-			hasInf := false
-			for i := 0; i < x.Len(); i++ {
-				hasInf = hasInf || x.Float(i) == inf
-			}
-			if !hasInf {
-				return false
-			}
-			w, g := want.Value, got.Value
-			for i := 0; i < w.Len(); i++ {
-				if w.IsUnspecified(i) || w.Bits(i) == g.Bits(i) {
-					continue
-				}
-				if c.Op == "argmax" || c.Op == "argmin" {
-					if g.Uint(i) != 0 {
-						return false
-					}
-				} else if w.Float(i) != inf || g.Float(i) != math.Copysign(tensor.MaxFloat(x.DType), inf) {
-					return false
-				}
-			}
-			return true
-		},
-	},
-}
-
-// metalKnownDisagreement returns the known disagreement c belongs to, or nil.
-func metalKnownDisagreement(c *tensor.Case, want, got tensor.Outcome) *metalDisagreement {
-	for i := range metalDisagreements {
-		if metalDisagreements[i].match(c, want, got) {
-			return &metalDisagreements[i]
-		}
-	}
-	return nil
-}
-
-func isMetalCmp(op string) bool {
-	switch op {
-	case "eq", "ne", "lt", "le", "gt", "ge":
-		return true
-	}
-	return false
-}
-
-func emptyValue(o tensor.Outcome) bool { return o.Form == tensor.FormValue && o.Value.Len() == 0 }
-
-func divZeroPanic(o tensor.Outcome) bool {
-	return o.Form == tensor.FormPanic && strings.Contains(o.Message, "divide by zero")
-}
-
 // TestMetalSimSeedCases replays the seed cases with a candle/metal
 // expectation through the simulator against the model too: the model and
 // the simulator must both reproduce them.
@@ -411,7 +240,7 @@ func TestMetalSimSeedCases(t *testing.T) {
 		if cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs); !cmp.Match() {
 			t.Errorf("%s: simulator %s, seed %s (%s)", c.ID, got, want, cmp.Detail)
 		}
-		if f := Differential(sim, metal.Profile, c); f != nil && metalKnownDisagreement(c, f.Want, f.Got) == nil {
+		if f := Differential(sim, metal.Profile, c); f != nil {
 			t.Errorf("%s: %v", c.ID, f)
 		}
 	}
