@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 )
 
-// writeFileAtomic writes data to path so that a reader, or a crash at any
+// WriteFileAtomic writes data to path so that a reader, or a crash at any
 // moment, sees either the old file or the whole new one, never a part.
-func writeFileAtomic(path string, data []byte) error {
+func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,7 @@ func (s *state) save(dir string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, stateFile), append(data, '\n'))
+	return WriteFileAtomic(filepath.Join(dir, stateFile), append(data, '\n'))
 }
 
 // loadOrStartState returns the checkpoint to continue (with Resume) or a new one.
@@ -67,4 +68,67 @@ func ResumeSeed(dir string) (uint64, error) {
 		return 0, fmt.Errorf("%s: %w", filepath.Join(dir, stateFile), err)
 	}
 	return s.Seed, nil
+}
+
+// ShardState is the checkpoint of a campaign output folder as other tools
+// read it: which campaign and shard it ran, and how many of that shard's
+// cases are done (the local indices below Next).
+type ShardState struct {
+	Version       string
+	Seed          uint64
+	Shard, Shards int
+	Next          int64
+}
+
+// ReadState reads the checkpoint of the campaign output folder dir. Errors
+// name the file, the line and the field.
+func ReadState(dir string) (ShardState, error) {
+	path := filepath.Join(dir, stateFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ShardState{}, err
+	}
+	var s state
+	if err := json.Unmarshal(data, &s); err != nil {
+		return ShardState{}, jsonFileError(path, data, err)
+	}
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s: %s", path, keyLine(data, field), field, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case s.Shards < 1:
+		return ShardState{}, bad("shards", "want at least 1, got %d", s.Shards)
+	case s.Shard < 0 || s.Shard >= s.Shards:
+		return ShardState{}, bad("shard", "want 0 <= shard < %d, got %d", s.Shards, s.Shard)
+	case s.Next < 0:
+		return ShardState{}, bad("next", "want a case count >= 0, got %d", s.Next)
+	}
+	return ShardState{Version: s.Version, Seed: s.Seed, Shard: s.Shard, Shards: s.Shards, Next: s.Next}, nil
+}
+
+// jsonFileError places a JSON decoding error at its line (and field, when
+// the decoder names one).
+func jsonFileError(path string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("%s:%d: %v", path, offsetLine(data, syn.Offset), syn)
+	case errors.As(err, &typ):
+		return fmt.Errorf("%s:%d: %s: want %v, got %s", path, offsetLine(data, typ.Offset), typ.Field, typ.Type, typ.Value)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+func offsetLine(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// keyLine is the line of the first occurrence of "key": in data (1 if none).
+func keyLine(data []byte, key string) int {
+	if i := bytes.Index(data, []byte(`"`+key+`"`)); i >= 0 {
+		return offsetLine(data, int64(i))
+	}
+	return 1
 }

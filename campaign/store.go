@@ -35,10 +35,15 @@ type FindingInfo struct {
 	Version          string `json:"tfuzz"`
 }
 
-type findingMeta struct {
+// FindingMeta is where a finding came from: the campaign seed and global
+// case index that first showed it, and the elements of that case before
+// shrinking. Source, when set, replaces the case's "source" text (for a
+// finding that came from elsewhere, such as a libFuzzer crash input).
+type FindingMeta struct {
 	Seed             uint64
 	CaseIndex        int64
 	OriginalElements int
+	Source           string
 }
 
 // store is the findings folder: one file per signature.
@@ -82,7 +87,7 @@ func (s *store) count() int {
 }
 
 // add writes the finding unless its signature is already stored.
-func (s *store) add(f *props.Finding, meta findingMeta) (bool, error) {
+func (s *store) add(f *props.Finding, meta FindingMeta) (bool, error) {
 	sig := f.Signature()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -95,7 +100,7 @@ func (s *store) add(f *props.Finding, meta findingMeta) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := WriteFileAtomic(path, data); err != nil {
 		return false, err
 	}
 	s.sigs[sig] = true
@@ -123,7 +128,7 @@ func fileName(sig string) string {
 // EncodeFinding writes a finding as one case-format line: the minimal case,
 // expect holding the model's outcome (with its rules), got holding the
 // backend's, and the extra field "finding".
-func EncodeFinding(f *props.Finding, meta findingMeta) ([]byte, error) {
+func EncodeFinding(f *props.Finding, meta FindingMeta) ([]byte, error) {
 	c := *f.Case
 	c.Expect = tensor.Outcomes{{Profile: f.Profile, Outcome: f.Want}}
 	c.Got = tensor.Outcomes{{Profile: f.Profile, Outcome: f.Got}}
@@ -132,6 +137,9 @@ func EncodeFinding(f *props.Finding, meta findingMeta) ([]byte, error) {
 	io.WriteString(h, sig)
 	c.ID = fmt.Sprintf("finding-%08x", h.Sum32())
 	c.Source = fmt.Sprintf("tfuzz %s campaign, seed %d, case %d", Version, meta.Seed, meta.CaseIndex)
+	if meta.Source != "" {
+		c.Source = meta.Source
+	}
 	info := FindingInfo{Signature: sig, Backend: f.Backend, Profile: f.Profile, Divergence: string(f.Compare.Divergence),
 		Detail: f.Compare.Detail, BackendPanicked: f.Panicked, Stack: f.Stack, Seed: meta.Seed, CaseIndex: meta.CaseIndex,
 		OriginalElements: meta.OriginalElements, ShrunkElements: caseElements(f.Case), Version: Version}
@@ -187,4 +195,16 @@ func ReadFindings(outDir string) ([]*StoredFinding, error) {
 		out = append(out, sf)
 	}
 	return out, nil
+}
+
+// AddFinding stores a finding in the campaign output folder outDir unless a
+// finding of its signature is there already, and returns the path of the
+// signature's file and whether this call wrote it.
+func AddFinding(outDir string, f *props.Finding, meta FindingMeta) (path string, isNew bool, err error) {
+	s, err := openStore(outDir)
+	if err != nil {
+		return "", false, err
+	}
+	isNew, err = s.add(f, meta)
+	return filepath.Join(s.dir, fileName(f.Signature())), isNew, err
 }
