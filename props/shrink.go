@@ -20,7 +20,7 @@ func Shrink(c *tensor.Case, stillFails func(*tensor.Case) bool) *tensor.Case {
 	for round := 0; round < 50; round++ {
 		improved := false
 		for _, cand := range candidates(best) {
-			if Size(cand) < Size(best) && stillFails(cand) {
+			if Size(cand) < Size(best) && valid(cand) && stillFails(cand) {
 				best, improved = cand, true
 				break
 			}
@@ -30,6 +30,13 @@ func Shrink(c *tensor.Case, stillFails func(*tensor.Case) bool) *tensor.Case {
 		}
 	}
 	return best
+}
+
+// valid reports whether the codec accepts c: a shrunk case must stay a case
+// that a file can hold (from_vec data stays 1-D, and so on).
+func valid(c *tensor.Case) bool {
+	_, err := tensor.DecodeCase(tensor.EncodeCase(c))
+	return err == nil
 }
 
 // Size orders cases by simplicity: elements first, then rank, dtype width,
