@@ -175,9 +175,11 @@ func (b *binPlan) usesIntLoopForBool() bool {
 
 func (b *binPlan) torchPrepare() *tensor.Outcome {
 	pos := b.scalarArg()
-	if pos >= 0 && (b.op == opMaximum || b.op == opMinimum) {
-		// policy pytorch.binary.tensor-only
-		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument 'other' must be Tensor", opName(b.op)))
+	// policy pytorch.binary.tensor-only: torch.maximum/minimum take no
+	// Python number; torch.fmod and torch.div(rounding_mode=) take one only
+	// as the second argument.
+	if pos >= 0 && (b.op == opMaximum || b.op == opMinimum || pos == 0 && (b.op == opFmod || b.op == opTruncDiv)) {
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(b.op)))
 	}
 	if b.op == opSub { // policy pytorch.sub.bool
 		for k := range b.args {
