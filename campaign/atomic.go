@@ -6,7 +6,8 @@ import (
 )
 
 // WriteFileAtomic writes data to path so that a reader, or a crash at any
-// moment, sees either the old file or the whole new one, never a part.
+// moment, sees either the old file or the whole new one, never a part. The
+// file is readable by everyone (0644), like one written by os.WriteFile.
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -15,6 +16,11 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	name := tmp.Name()
 	defer os.Remove(name) // a no-op once renamed
+	// CreateTemp makes the file 0600, readable by its owner only.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/tfuzz/tfuzz/impls/cpu"
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
 )
+
+// cpuEngine is the optimized CPU engine as tfuzz run and tfuzz repro check
+// it (default options), so that a crash input of its target replays there.
+var cpuEngine tensor.Backend = cpu.New()
 
 // maxFuzzElements keeps fuzzed cases small: a fuzzer that grows a tensor to
 // 2^24 elements finds nothing new, only slowness.

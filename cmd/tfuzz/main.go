@@ -36,6 +36,8 @@ func verbs() []verb {
 		{"eval", "evaluate case files under profiles; --check compares with expect", runEval},
 		{"run", "run a campaign: check backends against the model, shrink and store findings", runRun},
 		{"repro", "replay findings: exit 1 while one still diverges", runRepro},
+		{"merge", "merge the output folders of campaign shards into one findings folder and report", runMerge},
+		{"import-crash", "turn libFuzzer / go test -fuzz crash inputs into findings tfuzz repro replays", runImportCrash},
 		{"report", "render findings as Markdown or JSON, with repro programs per framework", runReport},
 		{"diff", "the portability atlas of two profiles: the model against itself", runDiff},
 		{"profiles", "list the model's profiles and their provenance", runProfiles},

@@ -1,0 +1,36 @@
+package fuzz
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// CorpusInputs returns the fuzz inputs made from the project's corpus under
+// root (root/*/*.jsonl, for instance corpus/seeds and corpus/regressions):
+// each case encoded in case format v1, without the outcomes it records, so
+// that the targets start from every case a person wrote or a campaign found.
+func CorpusInputs(root string) ([][]byte, error) {
+	files, err := filepath.Glob(filepath.Join(root, "*", "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no case files (*/*.jsonl)", root)
+	}
+	sort.Strings(files)
+	var out [][]byte
+	for _, file := range files {
+		cases, err := tensor.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			c.Expect, c.Got = nil, nil
+			out = append(out, tensor.EncodeCase(c))
+		}
+	}
+	return out, nil
+}
