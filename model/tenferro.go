@@ -260,9 +260,12 @@ func (e *evaluation) tfFloatBinary(op string, a, b *tensor.Tensor) tensor.Outcom
 			out.SetComplex(i, complex(re, im))
 		case op == "maximum" || op == "minimum":
 			x, y := a.Float(i), b.Float(i)
-			v := math.Max(x, y) // NaN-propagating
+			v := math.Max(x, y)
 			if op == "minimum" {
 				v = math.Min(x, y)
+			}
+			if math.IsNaN(x) || math.IsNaN(y) {
+				v = math.NaN() // NaN-propagating; Go's math.Max lets an infinity win over NaN
 			}
 			out.SetFloat(i, v)
 			if x == 0 && y == 0 && math.Signbit(x) != math.Signbit(y) {
