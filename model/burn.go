@@ -225,7 +225,7 @@ func (e *evaluation) burnCreate(class tensor.OpClass) tensor.Outcome {
 	var elems []rustLitElem
 	for _, text := range []string{start, *e.c.Attrs.End} {
 		lit, err := parseRustLiteral(text)
-		if err != nil || lit.root.list {
+		if err != nil || lit.root.List {
 			return e.rustLitCompileError(fmt.Sprintf("%q is not a scalar Rust literal", text))
 		}
 		elems = append(elems, lit.elems[0])

@@ -154,12 +154,12 @@ func (e *evaluation) candleFromLiteral(text string) tensor.Outcome {
 // candleVecShapeError is NdArray::shape of a nested Vec: an empty outer Vec
 // and rows of different lengths are errors.
 func (e *evaluation) candleVecShapeError(root *rustLitNode) (tensor.Outcome, bool) {
-	if len(root.items) == 0 {
+	if len(root.Items) == 0 {
 		return e.fail(candleNew, tensor.ShapeMismatch, "empty array"), true
 	}
-	first, _ := rustLitShape(root.items[0])
-	for _, it := range root.items {
-		s, ragged := rustLitShape(it)
+	first, _ := root.Items[0].Shape()
+	for _, it := range root.Items {
+		s, ragged := it.Shape()
 		if ragged || !sameShape(s, first) {
 			if len(first) == 1 {
 				return e.fail(candleNew, tensor.ShapeMismatch, "two elements have different len %d %d", first[0], s[0]), true
@@ -179,7 +179,7 @@ func (e *evaluation) candleArange() tensor.Outcome {
 	var elems []rustLitElem
 	for _, text := range []string{start, *e.c.Attrs.End} {
 		lit, err := parseRustLiteral(text)
-		if err != nil || lit.root.list {
+		if err != nil || lit.root.List {
 			return e.rustLitCompileError(fmt.Sprintf("%q is not a scalar Rust literal", text))
 		}
 		elems = append(elems, lit.elems[0])

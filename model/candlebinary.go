@@ -382,7 +382,7 @@ func (e *evaluation) candleScalarTensor(s *tensor.Scalar, t *tensor.Tensor) (*te
 		return nil, &out
 	}
 	lit, err := parseRustLiteral(s.Text)
-	if err != nil || lit.root.list {
+	if err != nil || lit.root.List {
 		out := e.rustLitCompileError("bad scalar " + s.Text)
 		return nil, &out
 	}

@@ -28,7 +28,7 @@ func burnLiteralSupports(_ *profile, c *tensor.Case) bool {
 	if !ok || lit.compile != "" || len(lit.elems) == 0 {
 		return true
 	}
-	vec := lit.root.list && lit.root.vec
+	vec := lit.root.List && lit.root.Vec
 	return !vec || lit.ragged
 }
 
@@ -39,7 +39,7 @@ func burnFromLiteral(e *Engine, p *profile, text string) tensor.Outcome {
 	if !ok {
 		return rustCompileError(text + " is not a Rust literal")
 	}
-	vec := lit.root.list && lit.root.vec
+	vec := lit.root.List && lit.root.Vec
 	switch {
 	case lit.compile != "":
 		return rustCompileError(lit.compile)

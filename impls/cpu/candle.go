@@ -301,7 +301,7 @@ func candleScalarTensor(e *Engine, s *tensor.Scalar, t *tensor.Tensor) (*tensor.
 		return fail(tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `%s`", typ))
 	}
 	lit, ok := parseRustLit(s.Text)
-	if !ok || lit.root.list {
+	if !ok || lit.root.List {
 		return fail(tensor.UnsupportedOutcome("does not compile: bad scalar %s", s.Text))
 	}
 	if _, msg := rlType(lit.elems, typ); msg != "" {

@@ -33,7 +33,7 @@ func candleFromLiteral(text string) tensor.Outcome {
 	if !ok {
 		return rustCompileError(text + " is not a Rust literal")
 	}
-	vec, rank := lit.root.list && lit.root.vec, len(lit.shape)
+	vec, rank := lit.root.List && lit.root.Vec, len(lit.shape)
 	switch {
 	case lit.compile != "":
 		return rustCompileError(lit.compile)
@@ -49,9 +49,9 @@ func candleFromLiteral(text string) tensor.Outcome {
 		return tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `%s`", lit.typ)
 	}
 	if vec && rank >= 2 {
-		first, _ := rlShape(lit.root.items[0])
-		for _, it := range lit.root.items {
-			if s, ragged := rlShape(it); ragged || !rustSameShape(s, first) {
+		first, _ := lit.root.Items[0].Shape()
+		for _, it := range lit.root.Items {
+			if s, ragged := it.Shape(); ragged || !rustSameShape(s, first) {
 				return tensor.ErrorOutcome(tensor.ShapeMismatch, "two elements have different shapes %v %v", s, first)
 			}
 		}
@@ -69,7 +69,7 @@ func rustArangeEnds(c *tensor.Case, hint string) (elems []rlElem, typ string, ba
 	}
 	for _, text := range []string{start, *c.Attrs.End} {
 		lit, ok := parseRustLit(text)
-		if !ok || lit.root.list {
+		if !ok || lit.root.List {
 			o := rustCompileError(text + " is not a scalar Rust literal")
 			return nil, "", &o
 		}
