@@ -40,7 +40,9 @@ func benchSweep(b *testing.B, bytesPer int, f func(b *testing.B, e *Engine, n in
 	}
 }
 
-func contiguousLayout(n int) layout { return newLayout([]int{n}, view{shape: []int{n}}, view{shape: []int{n}}) }
+func contiguousLayout(n int) layout {
+	return newLayout([]int{n}, view{shape: []int{n}}, view{shape: []int{n}})
+}
 
 func BenchmarkAddI64(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -73,36 +75,32 @@ func BenchmarkAddF32(b *testing.B) {
 }
 
 // BenchmarkFloorDivI64 divides values drawn as NumPy's benchmark draws them
-// (np.random.randint over ±2^31 by nonzero divisors of up to ±1000:
-// "small"), and over the full 64-bit range ("wide", the idiv path).
-func BenchmarkFloorDivI64(b *testing.B) {
-	for _, wide := range []bool{false, true} {
-		name := "small"
-		if wide {
-			name = "wide"
+// (np.random.randint over ±2^31 by nonzero divisors of up to ±1000), and
+// BenchmarkFloorDivI64Wide over the full 64-bit range.
+func BenchmarkFloorDivI64(b *testing.B) { benchFloorDiv(b, false) }
+
+func BenchmarkFloorDivI64Wide(b *testing.B) { benchFloorDiv(b, true) }
+
+func benchFloorDiv(b *testing.B, wide bool) {
+	r := rand.New(rand.NewPCG(1, 2))
+	benchSweep(b, 24, func(b *testing.B, e *Engine, n int) {
+		x, y, dst := make([]int64, n), make([]int64, n), make([]int64, n)
+		for i := range x {
+			if wide {
+				x[i], y[i] = r.Int64(), r.Int64()|1
+			} else {
+				x[i], y[i] = r.Int64N(1<<32)-1<<31, r.Int64N(2000)-1000
+				if y[i] == 0 {
+					y[i] = 7
+				}
+			}
 		}
-		b.Run(name, func(b *testing.B) {
-			r := rand.New(rand.NewPCG(1, 2))
-			benchSweep(b, 24, func(b *testing.B, e *Engine, n int) {
-				x, y, dst := make([]int64, n), make([]int64, n), make([]int64, n)
-				for i := range x {
-					if wide {
-						x[i], y[i] = r.Int64(), r.Int64()|1
-					} else {
-						x[i], y[i] = r.Int64N(1<<32)-1<<31, r.Int64N(2000)-1000
-						if y[i] == 0 {
-							y[i] = 7
-						}
-					}
-				}
-				l := contiguousLayout(n)
-				b.ResetTimer()
-				for range b.N {
-					runBinary(e, &l, dst, x, y, kFloorDiv[int64])
-				}
-			})
-		})
-	}
+		l := contiguousLayout(n)
+		b.ResetTimer()
+		for range b.N {
+			runBinary(e, &l, dst, x, y, kFloorDiv[int64])
+		}
+	})
 }
 
 func BenchmarkCastF32ToF16(b *testing.B) {

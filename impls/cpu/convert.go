@@ -90,16 +90,16 @@ func satUnsigned(x float64, width uint) uint64 {
 type f2iPolicy uint8
 
 const (
-	f2iSatDst    f2iPolicy = iota // saturate at the destination width, NaN -> 0 (JAX)
-	f2iX86Low32                   // cvtt32, keep the low bits (x86 i8/i16/u16/i32, NumPy u8)
-	f2iX86Cvtt64                  // cvtt64, keep the low bits (x86 i64; PyTorch u8 via i64)
-	f2iX86Split64                 // u64 range split
-	f2iX86Split32                 // u32 vector body (the scalar tail is fixed up: low32)
-	f2iX86Low32of64               // u32 scalar code (f16 sources)
-	f2iArmSat32s                  // fcvtzs w: saturate at signed 32 bits, keep the low bits
-	f2iArmSat32u                  // fcvtzu w: saturate at unsigned 32 bits
-	f2iArmSat64                   // fcvtz* x at the destination's own 64 bits
-	f2iArmSat64Low                // fcvtzs x, keep the low bits (PyTorch u8 via i64)
+	f2iSatDst       f2iPolicy = iota // saturate at the destination width, NaN -> 0 (JAX)
+	f2iX86Low32                      // cvtt32, keep the low bits (x86 i8/i16/u16/i32, NumPy u8)
+	f2iX86Cvtt64                     // cvtt64, keep the low bits (x86 i64; PyTorch u8 via i64)
+	f2iX86Split64                    // u64 range split
+	f2iX86Split32                    // u32 vector body (the scalar tail is fixed up: low32)
+	f2iX86Low32of64                  // u32 scalar code (f16 sources)
+	f2iArmSat32s                     // fcvtzs w: saturate at signed 32 bits, keep the low bits
+	f2iArmSat32u                     // fcvtzu w: saturate at unsigned 32 bits
+	f2iArmSat64                      // fcvtz* x at the destination's own 64 bits
+	f2iArmSat64Low                   // fcvtzs x, keep the low bits (PyTorch u8 via i64)
 )
 
 // kCastF2I returns the kernel converting floats S to integers D by pol.

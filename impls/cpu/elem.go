@@ -22,9 +22,9 @@ type (
 	unsignedInt interface {
 		~uint8 | ~uint16 | ~uint32 | ~uint64
 	}
-	integer interface{ signedInt | unsignedInt }
+	integer  interface{ signedInt | unsignedInt }
 	floating interface{ ~float32 | ~float64 }
-	number  interface{ integer | floating }
+	number   interface{ integer | floating }
 )
 
 // goKind is the Go type of a dtype's compute representation, for the one

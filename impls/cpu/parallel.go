@@ -1,6 +1,9 @@
 package cpu
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // fault is what a kernel ran into besides computing values: conditions a
 // profile may turn into an error, a crash or a fix-up pass. Kernels OR the
@@ -20,13 +23,18 @@ const minChunk = 1 << 12
 // maxPieces bounds the pieces of one split (and the per-piece result arrays).
 const maxPieces = 64
 
+// piecesPerWorker over-splits the work so that a worker slowed down by
+// other load on its core does not hold up the op: the others take its
+// remaining pieces.
+const piecesPerWorker = 4
+
 // pieces returns how many pieces the engine splits n elements into: 1 below
-// the threshold, otherwise up to the worker count.
+// the threshold, otherwise a few per worker.
 func (e *Engine) pieces(n int) int {
 	if n < e.threshold || e.workers <= 1 {
 		return 1
 	}
-	return max(1, min(e.workers, n/minChunk, maxPieces))
+	return max(1, min(e.workers*piecesPerWorker, n/minChunk, maxPieces))
 }
 
 // split returns the bounds of piece i of k over [0, n), aligned to 64
@@ -42,30 +50,40 @@ func split(n, k, i int) (lo, hi int) {
 }
 
 // splitRun runs body over the k pieces of [0, n): inline when there is one,
-// otherwise one goroutine per piece (the caller's goroutine takes piece 0).
-// A panic in a piece is re-raised in the caller's goroutine, where the
-// harness can recover it.
+// otherwise on the engine's workers (the caller's goroutine is one of them),
+// each taking the next piece not yet taken. A panic in a piece is re-raised
+// in the caller's goroutine, where the harness can recover it.
 func (e *Engine) splitRun(n int, body func(piece, lo, hi int)) {
 	k := e.pieces(n)
 	if k == 1 {
 		body(0, 0, n)
 		return
 	}
+	var next atomic.Int32
 	var panics [maxPieces]any
-	var wg sync.WaitGroup
-	wg.Add(k - 1)
-	for i := 1; i < k; i++ {
-		go func(i int) {
-			defer wg.Done()
-			defer func() { panics[i] = recover() }()
+	work := func(w int) {
+		defer func() { panics[w] = recover() }()
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= k {
+				return
+			}
 			lo, hi := split(n, k, i)
 			body(i, lo, hi)
-		}(i)
+		}
 	}
-	lo, hi := split(n, k, 0)
-	body(0, lo, hi)
+	workers := min(e.workers, k)
+	var wg sync.WaitGroup
+	wg.Add(workers - 1)
+	for w := 1; w < workers; w++ {
+		go func(w int) {
+			defer wg.Done()
+			work(w)
+		}(w)
+	}
+	work(0)
 	wg.Wait()
-	for _, p := range panics[1:k] {
+	for _, p := range panics[:workers] {
 		if p != nil {
 			panic(p) // a bug in a kernel: surface it in the caller's goroutine
 		}

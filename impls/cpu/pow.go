@@ -92,30 +92,44 @@ func bigPow(x, y float64) *big.Float {
 	return bigExp(t)
 }
 
-// roundPrec rounds a positive a to prec significant bits (float64 range, with
-// float32's subnormals for prec 24 handled by the final conversion), taking
-// an approximation within 2^-powTieMargin of a half-way point as the tie.
+// roundPrec rounds a positive a to prec significant bits (24: a float32
+// value; 53: float64), fewer in the format's subnormal range, taking an
+// approximation within 2^-powTieMargin of a half-way point as the tie.
 func roundPrec(a *big.Float, prec uint) float64 {
-	down := new(big.Float).SetPrec(prec).SetMode(big.ToZero).Set(a)
-	exp := down.MantExp(nil)
-	ulp := new(big.Float).SetMantExp(big.NewFloat(1), exp-int(prec))
-	mid := new(big.Float).SetPrec(prec + 2).Add(down, new(big.Float).Quo(ulp, big.NewFloat(2)))
+	minExp := -125 // a in [2^(exp-1), 2^exp): normal when exp >= minExp
+	if prec == 53 {
+		minExp = -1021
+	}
+	exp := a.MantExp(nil)
+	p := int(prec)
+	if exp < minExp {
+		p -= minExp - exp // subnormal: the quantum stays 2^(minExp-prec)
+	}
+	quantum := exp - p // the ulp at a's magnitude is 2^quantum
+	if p < 1 {
+		quantum = minExp - int(prec)
+	}
+	ulp := new(big.Float).SetMantExp(big.NewFloat(1), quantum)
+	// down: a truncated to a multiple of the quantum
+	q := new(big.Float).SetMantExp(a, -quantum)
+	qi, _ := q.Int(nil)
+	down := new(big.Float).SetMantExp(new(big.Float).SetInt(qi), quantum)
+	mid := new(big.Float).Add(down, new(big.Float).SetMantExp(big.NewFloat(1), quantum-1))
 	diff := new(big.Float).SetPrec(powPrec).Sub(a, mid)
 	tol := new(big.Float).SetMantExp(big.NewFloat(1), exp-powTieMargin)
-	var r *big.Float
+	r := down
 	switch {
 	case new(big.Float).Abs(diff).Cmp(tol) < 0: // a tie: to even
-		r = new(big.Float).SetPrec(prec).SetMode(big.ToNearestEven).Set(mid)
-	case diff.Sign() < 0:
-		r = down
-	default:
-		r = new(big.Float).SetPrec(prec + 1).Add(down, ulp)
+		if qi.Bit(0) == 1 {
+			r = new(big.Float).Add(down, ulp)
+		}
+	case diff.Sign() > 0:
+		r = new(big.Float).Add(down, ulp)
 	}
-	if prec == 24 {
-		f, _ := r.Float32() // rounds again only in f32's subnormal range
-		return float64(f)
+	f, _ := r.Float64() // exact: r has at most prec bits (or overflows to inf)
+	if prec == 24 && f > math.MaxFloat32 {
+		return math.Inf(1)
 	}
-	f, _ := r.Float64()
 	return f
 }
 

@@ -1,0 +1,64 @@
+package props
+
+import (
+	"testing"
+
+	"github.com/tfuzz/tfuzz/impls/cpu"
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// benchCases draws n supported cases of at most 64 elements per tensor for
+// profile, once.
+func benchCases(b *testing.B, eng *cpu.Engine, profile string, n int) []*tensor.Case {
+	var cases []*tensor.Case
+	gen := GenCase(CaseOptions{MaxElems: 64})
+	for seed := 0; len(cases) < n; seed++ {
+		if c := gen.Example(seed); eng.Supports(profile, c) {
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
+// BenchmarkCPUEngineEval measures the engine's per-case cost on small
+// cases (ns/op is per case), and BenchmarkCPUDifferential the whole
+// differential check (model, engine, comparison).
+func BenchmarkCPUEngineEval(b *testing.B) {
+	eng := cpu.New()
+	for _, p := range eng.Profiles() {
+		b.Run(p, func(b *testing.B) {
+			cases := benchCases(b, eng, p, 2000)
+			b.ResetTimer()
+			for i := range b.N {
+				eng.Eval(p, cases[i%len(cases)])
+			}
+		})
+	}
+}
+
+func BenchmarkCPUDifferential(b *testing.B) {
+	eng := cpu.New()
+	for _, p := range eng.Profiles() {
+		b.Run(p, func(b *testing.B) {
+			cases := benchCases(b, eng, p, 2000)
+			b.ResetTimer()
+			for i := range b.N {
+				Differential(eng, p, cases[i%len(cases)])
+			}
+		})
+	}
+}
+
+func BenchmarkModelEval(b *testing.B) {
+	eng := cpu.New()
+	for _, p := range eng.Profiles() {
+		b.Run(p, func(b *testing.B) {
+			cases := benchCases(b, eng, p, 2000)
+			b.ResetTimer()
+			for i := range b.N {
+				model.Eval(p, cases[i%len(cases)])
+			}
+		})
+	}
+}
