@@ -40,6 +40,9 @@ type Config struct {
 	Progress      io.Writer     // progress lines; nil: none
 	ProgressEvery time.Duration // default 5s
 	MaxShrinkRuns int           // evaluations spent shrinking one finding; default 2000
+	// StopAfterFindings ends the campaign once this run has written that
+	// many new findings (0: no limit); cases in flight finish first.
+	StopAfterFindings int
 }
 
 // Stats summarize a campaign.
@@ -54,6 +57,9 @@ type Stats struct {
 	Next             int64 // the checkpoint: index of the first case not yet done
 	ShrunkElements   []int // per new finding: elements of the shrunk case
 	OriginalElements []int // per new finding: elements of the case that first showed it
+	// FoundAt is, per new finding, when it was written (after shrinking),
+	// counted from the start of the run.
+	FoundAt []time.Duration
 }
 
 // Run runs the campaign until its duration or case limit is reached or ctx
@@ -78,6 +84,8 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
 		defer cancel()
 	}
+	ctx, r.stop = context.WithCancel(ctx)
+	defer r.stop()
 	r.inflight = make([]atomic.Int64, cfg.Workers)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
@@ -123,7 +131,8 @@ type runner struct {
 	first    int64 // the checkpoint this run started from; MaxCases counts from it
 	start    time.Time
 	gen      interface{ Example(...int) *tensor.Case }
-	next     atomic.Int64 // next local index to hand out
+	stop     context.CancelFunc // ends the campaign early (StopAfterFindings)
+	next     atomic.Int64       // next local index to hand out
 	inflight []atomic.Int64
 	cases    atomic.Int64
 	checked  atomic.Int64
@@ -132,6 +141,7 @@ type runner struct {
 	mu       sync.Mutex
 	err      error
 	newSizes [][2]int // original and shrunk elements of each new finding
+	foundAt  []time.Duration
 }
 
 // caseSeed derives the seed of global case i from the campaign seed.
@@ -186,6 +196,10 @@ func (r *runner) runCase(j int64) {
 	if isNew {
 		r.mu.Lock()
 		r.newSizes = append(r.newSizes, [2]int{original, caseElements(shrunk.Case)})
+		r.foundAt = append(r.foundAt, time.Since(r.start))
+		if n := r.cfg.StopAfterFindings; n > 0 && len(r.newSizes) >= n {
+			r.stop()
+		}
 		r.mu.Unlock()
 	}
 }
@@ -311,5 +325,6 @@ func (r *runner) stats() Stats {
 		s.ShrunkElements = append(s.ShrunkElements, sz[1])
 	}
 	s.NewFindings = len(r.newSizes)
+	s.FoundAt = append(s.FoundAt, r.foundAt...)
 	return s
 }

@@ -187,3 +187,22 @@ func TestKilledCampaignResumes(t *testing.T) {
 	}
 	t.Logf("%d findings before the kill, %d after resuming at case %d", len(before), st.Findings, st.Next)
 }
+
+func TestStopAfterFindings(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Gen.Ops = []string{"add"}
+	cfg.StopAfterFindings = 1
+	cfg.Duration = time.Minute
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NewFindings < 1 || len(st.FoundAt) != st.NewFindings {
+		t.Fatalf("%d new findings, %d times (FoundAt %v)", st.NewFindings, len(st.FoundAt), st.FoundAt)
+	}
+	// the other worker may finish a case in flight, but the campaign stops
+	// long before its duration
+	if st.Elapsed > 20*time.Second || st.FoundAt[0] > st.Elapsed {
+		t.Errorf("stopped after %s, first finding at %s", st.Elapsed, st.FoundAt[0])
+	}
+}

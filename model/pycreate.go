@@ -399,7 +399,7 @@ func (e *evaluation) arangeElement(start float64, i int, d tensor.DType) float64
 		delta := sub32(s1, s)
 		return add32(s, mul32(float64(i), delta))
 	}
-	return s + float64(i)*(s1-s)
+	return s + float64(float64(i)*(s1-s)) // the conversion forbids a fused multiply-add (Arm64 hosts)
 }
 
 // --- zeros -----------------------------------------------------------------------------------

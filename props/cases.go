@@ -14,6 +14,12 @@ type CaseOptions struct {
 	// Views makes some input tensors non-contiguous views of the same
 	// elements (strided, permuted, offset storage; see views.go).
 	Views bool
+	// LargeElems, when positive, makes one main input in eight a large 1-D
+	// tensor of LargeElems/2 to LargeElems elements (and its operand
+	// partner as large): the sizes at which an engine splits an op across
+	// goroutines. Their elements come from a palette of a few drawn values
+	// (genFill), so that a large tensor costs a handful of draws.
+	LargeElems int
 }
 
 func (o CaseOptions) ops() []string {
@@ -118,7 +124,38 @@ func genShape(t *rapid.T, o CaseOptions, label string) []int {
 }
 
 func genTensor(t *rapid.T, o CaseOptions, label string) *tensor.Tensor {
+	if o.LargeElems > 0 && rapid.IntRange(0, 7).Draw(t, label+".large") == 0 {
+		n := rapid.IntRange(max(o.LargeElems/2, 1), o.LargeElems).Draw(t, label+".len")
+		return genFill(t, rapid.SampledFrom(o.dtypes()).Draw(t, label+".dtype"), []int{n}, label)
+	}
 	return genTensorShaped(t, o.dtypes(), genShape(t, o, label+".shape"), label)
+}
+
+// genFill draws a tensor of any size in a few draws: four edge-biased
+// palette values and a seed; element i takes the palette value a xorshift
+// of the seed picks, and the first and last elements are drawn on their own
+// (edges at both ends of the index range).
+func genFill(t *rapid.T, d tensor.DType, shape []int, label string) *tensor.Tensor {
+	x := tensor.New(d, shape...)
+	n := x.Len()
+	if n == 0 {
+		return x
+	}
+	pal := genElements(t, d, []int{4}, label+".palette")
+	s := rapid.Uint64().Draw(t, label+".seed") | 1
+	for i := 0; i < n; i++ {
+		s ^= s << 13
+		s ^= s >> 7
+		s ^= s << 17
+		if d.IsComplex() {
+			x.SetComplex(i, pal.Complex(int(s%4)))
+		} else {
+			x.SetBits(i, pal.Bits(int(s%4)))
+		}
+	}
+	setElement(t, x, 0, label)
+	setElement(t, x, n-1, label)
+	return x
 }
 
 // genTensorShaped draws a dtype and the elements of a tensor of the given shape.
@@ -170,7 +207,12 @@ func genBinaryArgs(t *rapid.T, c *tensor.Case, o CaseOptions) {
 	if rapid.Bool().Draw(t, "mixed dtypes") {
 		d = rapid.SampledFrom(o.dtypes()).Draw(t, "b.dtype")
 	}
-	b := genElements(t, d, broadcastPartner(t, a.Shape), "b")
+	var b *tensor.Tensor
+	if shape := broadcastPartner(t, a.Shape); tensor.NumElements(shape) > o.maxElems() {
+		b = genFill(t, d, shape, "b") // the partner of a large tensor (LargeElems)
+	} else {
+		b = genElements(t, d, shape, "b")
+	}
 	if rapid.Bool().Draw(t, "swap") {
 		a, b = b, a
 	}

@@ -3,6 +3,7 @@ package props
 import (
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -138,6 +139,7 @@ func cloneCase(c *tensor.Case) *tensor.Case {
 func candidates(c *tensor.Case) []*tensor.Case {
 	var out []*tensor.Case
 	out = append(out, sliceCandidates(c)...)
+	out = append(out, dimCandidates(c)...)
 	out = append(out, flattenCandidates(c)...)
 	out = append(out, attrCandidates(c)...)
 	out = append(out, dtypeCandidates(c)...)
@@ -158,7 +160,8 @@ func tensorArgs(c *tensor.Case) []int {
 
 // sliceCandidates keep one element (as 0-dim and as [1]) or one half of
 // every tensor argument; arguments of the same shape are sliced alike so
-// that elementwise pairs stay aligned.
+// that elementwise pairs stay aligned. The argument with the most elements
+// sets the slices: one-element arguments (broadcast partners) stay.
 func sliceCandidates(c *tensor.Case) []*tensor.Case {
 	var out []*tensor.Case
 	args := tensorArgs(c)
@@ -166,9 +169,14 @@ func sliceCandidates(c *tensor.Case) []*tensor.Case {
 		return nil
 	}
 	first := c.Args[args[0]].Tensor
+	for _, i := range args[1:] {
+		if t := c.Args[i].Tensor; t.Len() > first.Len() {
+			first = t
+		}
+	}
 	n := first.Len()
 	if n <= 1 && first.Rank() <= 1 {
-		if n == 1 && first.Rank() == 1 {
+		if n == 1 {
 			out = append(out, reshapeAll(c, args, func(t *tensor.Tensor) []int {
 				if t.Len() == 1 {
 					return []int{}
@@ -198,7 +206,32 @@ func sliceCandidates(c *tensor.Case) []*tensor.Case {
 	if n > 1 {
 		out = append(out, pick(0, n/2, []int{n / 2}), pick(n/2, n, []int{n - n/2}))
 	}
+	// one element fewer, for failures that need a few elements (a
+	// reduction's) and neither half keeps
+	for k := 0; n > 2 && n <= 64 && k < n; k++ {
+		d := cloneCase(c)
+		for _, i := range args {
+			if t := d.Args[i].Tensor; t.Len() == n {
+				d.Args[i].Tensor = withoutElement(t, k)
+			} else if t.Len() != 1 {
+				d = nil
+				break
+			}
+		}
+		out = append(out, d)
+	}
 	return compact(out)
+}
+
+// withoutElement returns t's elements in row-major order but the k-th, as a
+// 1-D tensor.
+func withoutElement(t *tensor.Tensor, k int) *tensor.Tensor {
+	s := sliceFlat(t, 0, t.Len(), []int{t.Len()})
+	w := len(s.Data) / max(s.Len(), 1)
+	out := tensor.New(t.DType, t.Len()-1)
+	copy(out.Data, s.Data[:k*w])
+	copy(out.Data[k*w:], s.Data[(k+1)*w:])
+	return out
 }
 
 // sliceFlat returns elements lo..hi of t's row-major order with the given shape.
@@ -207,6 +240,69 @@ func sliceFlat(t *tensor.Tensor, lo, hi int, shape []int) *tensor.Tensor {
 	w := len(s.Data) / max(s.Len(), 1)
 	out := tensor.New(t.DType, shape...)
 	copy(out.Data, s.Data[lo*w:hi*w])
+	return out
+}
+
+// dimCandidates cut one dimension of the tensor arguments to its first
+// index or a prefix (a half, 3/4, 15/16, all but the last index: failures
+// that need a large extent keep it while it shrinks), keeping the rank: dimensions are aligned at the
+// right, as broadcasting aligns them, and an argument whose extent there is
+// 1 keeps it, so shapes stay broadcast-compatible and a reduction's dim
+// stays where it was.
+func dimCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	args := tensorArgs(c)
+	rank := 0
+	for _, i := range args {
+		rank = max(rank, c.Args[i].Tensor.Rank())
+	}
+	for k := 1; k <= rank; k++ { // the k-th dimension from the right
+		ext := 0
+		for _, i := range args {
+			if t := c.Args[i].Tensor; t.Rank() >= k {
+				ext = max(ext, t.Shape[t.Rank()-k])
+			}
+		}
+		if ext <= 1 {
+			continue
+		}
+		var keeps []int
+		for _, keep := range []int{1, ext / 2, ext - ext/4, ext - ext/16, ext - 1} {
+			if keep >= 1 && keep < ext && !slices.Contains(keeps, keep) {
+				keeps = append(keeps, keep)
+			}
+		}
+		for _, keep := range keeps {
+			d := cloneCase(c)
+			for _, i := range args {
+				t := d.Args[i].Tensor
+				if t.Rank() < k || t.Shape[t.Rank()-k] == 1 {
+					continue
+				}
+				if t.Shape[t.Rank()-k] != ext {
+					d = nil
+					break
+				}
+				d.Args[i].Tensor = sliceDim(t, t.Rank()-k, keep)
+			}
+			out = append(out, d)
+		}
+	}
+	return compact(out)
+}
+
+// sliceDim returns t with dimension j cut to its first keep indices.
+func sliceDim(t *tensor.Tensor, j, keep int) *tensor.Tensor {
+	s := t.Clone()
+	shape := append([]int{}, t.Shape...)
+	ext := shape[j]
+	shape[j] = keep
+	w := len(s.Data) / max(s.Len(), 1)
+	inner := tensor.NumElements(t.Shape[j+1:]) * w
+	out := tensor.New(t.DType, shape...)
+	for o := 0; o < tensor.NumElements(t.Shape[:j]); o++ {
+		copy(out.Data[o*keep*inner:(o+1)*keep*inner], s.Data[o*ext*inner:(o*ext+keep)*inner])
+	}
 	return out
 }
 

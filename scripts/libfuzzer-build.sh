@@ -16,8 +16,8 @@
 #                                   [--generated N] [--keep-going]
 #   --seconds N    run each binary N seconds (default 30; 0: build only)
 #   --out DIR      binaries, seeds, corpora, logs, crashes (default libfuzzer-out)
-#   --tags TAGS    extra build tags, e.g. zoo (then set the zoo's variable in
-#                  the environment to plant a bug: the binaries inherit it)
+#   --tags TAGS    extra build tags, e.g. zoo (then TFUZZ_ZOO=<bug> in the
+#                  environment plants a bug: the binaries inherit it)
 #   --target NAME  only this target (repeatable; default every Fuzz* of fuzz/)
 #   --sanitizer    address links with -fsanitize=address,fuzzer as
 #                  ClusterFuzzLite's address builds do (default none)

@@ -65,6 +65,9 @@ func satSigned(x float64, width uint) uint64 {
 	case x <= -lim:
 		return uint64(int64(-1) << (width - 1))
 	case x >= lim:
+		if zooBuild && zoo("missing-saturation") {
+			return uint64(int64(x)) // zoo: no clamp at the top of the range
+		}
 		return uint64(1)<<(width-1) - 1
 	}
 	return uint64(int64(x))
@@ -262,6 +265,9 @@ func narrowF16[D ~uint16 | ~uint64](dst []D, src []float32) {
 			h = (a + 0xc8000fff + a>>13&1) >> 13 // + (15-127)<<23 + 0xfff + odd, mod 2^32
 		} else {
 			h = uint32(f32ToF16(math.Float32frombits(a)))
+			if zooBuild && zoo("f16-subnormal-flush") && h < 0x400 {
+				h = 0 // zoo: subnormal results flushed to zero
+			}
 		}
 		dst[i] = D(u>>16&0x8000 | h)
 	}

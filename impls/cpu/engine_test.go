@@ -221,3 +221,12 @@ func TestSupportsIsHonest(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundBF16From64KeepsTheSignOfZero(t *testing.T) {
+	for _, x := range []float64{-1e-300, -0x1p-140, 1e-300} {
+		got := roundBF16From64(x)
+		if got != 0 || math.Signbit(float64(got)) != math.Signbit(x) {
+			t.Errorf("roundBF16From64(%g) = %g, want a zero with the sign of x", x, got)
+		}
+	}
+}

@@ -81,6 +81,9 @@ func f32ToBF16(f float32) uint16 {
 	if u&0x7fffffff > 0x7f800000 {
 		return uint16(u>>16) | 0x40
 	}
+	if zooBuild && zoo("bf16-tie") {
+		return uint16((u + 0x8000) >> 16) // zoo: ties away from zero
+	}
 	return uint16((u + 0x7fff + (u>>16)&1) >> 16)
 }
 
@@ -113,5 +116,5 @@ func roundBF16From64(x float64) float32 {
 	if math.Abs(r) >= 0x1p128*(1-0x1p-9) { // MAX + ulp/2 and above
 		return float32(math.Copysign(math.Inf(1), x))
 	}
-	return float32(r)
+	return float32(math.Copysign(r, x)) // a tiny negative x rounds to -0, not +0
 }

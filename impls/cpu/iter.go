@@ -56,7 +56,7 @@ func newLayout(out []int, ins ...view) layout {
 			if in.strides != nil {
 				s = in.strides[j]
 			}
-			if in.shape[j] != 1 {
+			if in.shape[j] != 1 || zooBuild && zoo("broadcast-stride") { // zoo: a broadcast dim keeps its stride
 				st[k][i] = s
 			}
 			acc *= in.shape[j]

@@ -136,6 +136,9 @@ func kRemFloatNumPy[T floating](step stepper[T]) binaryKernel[T, T] {
 			switch {
 			case y == 0 || mod != mod:
 			case mod == 0:
+				if zooBuild && zoo("rem-zero-sign") {
+					break // zoo: a zero remainder keeps fmod's sign
+				}
 				mod = T(math.Copysign(0, float64(y)))
 			case (y < 0) != (mod < 0):
 				mod = step.r(mod + y)

@@ -46,6 +46,9 @@ func kFmod[T integer](dst, a, b []T) fault {
 			continue
 		}
 		dst[i] = x % y
+		if zooBuild && zoo("fmod-sign") && dst[i] != 0 && (dst[i] < 0) != (y < 0) {
+			dst[i] += y // zoo: the divisor's sign
+		}
 	}
 	return f
 }
@@ -63,7 +66,11 @@ func kFloorDiv[T integer](dst, a, b []T) fault {
 	var f fault
 	for i := range dst {
 		x, y := a[i], b[i]
-		if y == 0 {
+		z := y
+		if zooBuild && zoo("zero-div-wrong-operand") {
+			z = x // zoo: the zero check reads the wrong operand
+		}
+		if z == 0 {
 			dst[i] = 0
 			f |= faultZeroDiv
 			continue

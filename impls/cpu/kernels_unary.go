@@ -9,6 +9,12 @@ import "math"
 // sign bit, -(+0) = -0).
 func kNeg[T number](dst, a []T) fault {
 	a = a[:len(dst)]
+	if zooBuild && zoo("neg-zero") {
+		for i := range dst {
+			dst[i] = 0 - a[i] // zoo: -(+0) is +0
+		}
+		return 0
+	}
 	for i := range dst {
 		dst[i] = -a[i]
 	}

@@ -120,7 +120,7 @@ func torchResultType(a, b pyOperand) (tensor.DType, bool) {
 		case o.scalar:
 			k = 2
 			d = torchWrapped(o.kind)
-		case o.zeroD:
+		case o.zeroD && !(zooBuild && zoo("zero-dim-promotion")): // zoo: 0-dim promoted like a full tensor
 			k = 1
 		}
 		if slots[k] == tensor.Invalid {

@@ -175,6 +175,14 @@ func castTo[S, D number](e *Engine, l *layout, src []S, shape []int, to tensor.D
 		k = kCastF2I[S, D](plan.pol)
 	default:
 		k = kConvert[S, D]
+		if zooBuild && zoo("u8-cast-saturate") && to == tensor.U8 {
+			k = func(dst []D, a []S) fault { // zoo: clamps instead of wrapping
+				for i := range dst {
+					dst[i] = D(min(max(float64(a[i]), 0), 255))
+				}
+				return 0
+			}
+		}
 	}
 	runUnary(e, l, dst, src, k)
 	if plan.kind == castF2I && plan.pol == f2iX86Split32 && plan.tail < l.n {

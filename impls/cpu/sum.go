@@ -12,6 +12,13 @@ import "encoding/binary"
 //
 // Reference: s := int64(0); for _, v := range x { s += int64(v) }.
 func sumI32(x []int32) int64 {
+	if zooBuild && zoo("sum-acc-dtype") {
+		var s int32 // zoo: the accumulator in the element type
+		for _, v := range x {
+			s += v
+		}
+		return int64(s)
+	}
 	var s0, s1, s2, s3 int64
 	i := 0
 	for ; i <= len(x)-8; i += 8 {

@@ -1,0 +1,494 @@
+package cpu
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Creation in PyTorch, NumPy and JAX: torch.tensor(literal) / np.array /
+// jnp.array, arange(start, end) and zeros(shape, dtype). The profiles differ
+// in their default dtypes (PyTorch's float is f32, NumPy's f64, JAX's
+// follows x64), in what an int that does not fit the default int does, and
+// in how a float arange computes its elements.
+
+func init() {
+	attach(pythonProfiles(), tensor.ClassFromLiteral, &family{supports: pyLiteralSupports, eval: pyLiteralEval})
+	attach(pythonProfiles(), tensor.ClassArange, &family{supports: pyArangeSupports, eval: pyArangeEval})
+	attach(pythonProfiles(), tensor.ClassZeros, &family{supports: pyZerosSupports, eval: pyZerosEval})
+}
+
+// defaultInt and defaultFloat are the profile's default dtypes (policy
+// python.create.default-dtypes).
+func defaultInt(p *profile) tensor.DType {
+	if p.fw == fwJAX && !p.x64 {
+		return tensor.I32
+	}
+	return tensor.I64
+}
+
+func defaultFloat(p *profile) tensor.DType {
+	if p.fw == fwNumPy || p.fw == fwJAX && p.x64 {
+		return tensor.F64
+	}
+	return tensor.F32
+}
+
+// ------------------------------------------------------------- literals
+
+// litKind is the Python type of one element of a literal.
+type litKind uint8
+
+const (
+	litBool litKind = iota
+	litInt
+	litFloat
+)
+
+// litElem is one element of a literal: its kind and its text.
+type litElem struct {
+	kind litKind
+	text string
+}
+
+// litParser reads a Python literal: nested lists of numbers, true and false
+// (also True and False); the elements in row-major order and the shape.
+type litParser struct {
+	s     string
+	i     int
+	elems []litElem
+}
+
+// isLitSpace reports whether c separates tokens.
+func isLitSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (p *litParser) space() {
+	for p.i < len(p.s) && isLitSpace(p.s[p.i]) {
+		p.i++
+	}
+}
+
+// parse reads the whole text (policy python.create.literal-shape).
+func (p *litParser) parse() ([]int, error) {
+	shape, err := p.item(0)
+	if err != nil {
+		return nil, err
+	}
+	if p.space(); p.i != len(p.s) {
+		return nil, errors.New("unexpected text after the literal")
+	}
+	return shape, nil
+}
+
+// item reads a list or a number at nesting depth.
+func (p *litParser) item(depth int) ([]int, error) {
+	p.space()
+	if depth > tensor.MaxRank {
+		return nil, errors.New("nesting too deep")
+	}
+	if p.i < len(p.s) && p.s[p.i] == '[' {
+		return p.list(depth)
+	}
+	start := p.i
+	for p.i < len(p.s) && !isLitSpace(p.s[p.i]) && p.s[p.i] != '[' && p.s[p.i] != ']' && p.s[p.i] != ',' {
+		p.i++
+	}
+	word := p.s[start:p.i]
+	switch word {
+	case "":
+		return nil, errors.New("missing value")
+	case "true", "True":
+		p.elems = append(p.elems, litElem{litBool, "true"})
+	case "false", "False":
+		p.elems = append(p.elems, litElem{litBool, "false"})
+	default:
+		if strings.ContainsAny(word, ".eEnN") { // decimals, exponents, inf, nan
+			if _, err := tensor.ParseFloatText(word); err != nil {
+				return nil, err
+			}
+			p.elems = append(p.elems, litElem{litFloat, word})
+			break
+		}
+		if _, ok := new(big.Int).SetString(word, 10); !ok {
+			return nil, errors.New("not a number: " + word)
+		}
+		p.elems = append(p.elems, litElem{litInt, word})
+	}
+	return []int{}, nil
+}
+
+// list reads [item, item, ...]; every item must have the same shape.
+func (p *litParser) list(depth int) ([]int, error) {
+	p.i++ // '['
+	var first []int
+	for n := 0; ; n++ {
+		p.space()
+		if n == 0 && p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			return []int{0}, nil
+		}
+		shape, err := p.item(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			first = shape
+		} else if !equalInts(shape, first) {
+			return nil, errors.New("ragged nested sequence")
+		}
+		p.space()
+		switch {
+		case p.i < len(p.s) && p.s[p.i] == ',':
+			p.i++
+		case p.i < len(p.s) && p.s[p.i] == ']':
+			p.i++
+			return append([]int{n + 1}, first...), nil
+		default:
+			return nil, errors.New("expected , or ]")
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func pyLiteralSupports(p *profile, c *tensor.Case) bool { return c.Attrs.Literal != nil }
+
+func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	lp := litParser{s: *c.Attrs.Literal}
+	shape, err := lp.parse()
+	if err != nil {
+		return tensor.ErrorOutcome(tensor.ShapeMismatch, "ValueError: %v", err)
+	}
+	elems := lp.elems
+	// policy python.create.default-dtypes: any float makes the default
+	// float, any int the default int, only bools bool; empty is float
+	d := tensor.Bool
+	if len(elems) == 0 {
+		d = defaultFloat(p)
+	}
+	for _, el := range elems {
+		if el.kind == litFloat {
+			d = defaultFloat(p)
+			break
+		}
+		if el.kind == litInt {
+			d = defaultInt(p)
+		}
+	}
+	if d == tensor.I64 && p.fw == fwNumPy {
+		var object bool
+		if d, object = numpyIntLiteral(elems); object {
+			// policy numpy.create.big-int
+			return tensor.UnsupportedOutcome("np.array(%s) has dtype object", *c.Attrs.Literal)
+		}
+	}
+	out := &tensor.Tensor{DType: d, Shape: shape, Data: make([]uint64, len(elems))}
+	for i, el := range elems {
+		switch {
+		case d.IsFloat():
+			out.Data[i] = floatWord(litFloatValue(el), d)
+		case el.kind == litBool:
+			if el.text == "true" {
+				out.Data[i] = 1
+			}
+		default:
+			w, ok := intWord(el.text, d)
+			if !ok { // policy python.create.int-overflow
+				if p.fw == fwPyTorch {
+					return tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
+				}
+				return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", el.text, pyName(d))
+			}
+			out.Data[i] = w
+		}
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// numpyIntLiteral is np.array's dtype for a literal of ints (and bools):
+// each int is int64 if it fits, else uint64 if it fits, else object; int64
+// with uint64 gives float64. object reports an object array.
+func numpyIntLiteral(elems []litElem) (d tensor.DType, object bool) {
+	signed, unsigned := false, false
+	for _, el := range elems {
+		if el.kind != litInt {
+			continue
+		}
+		v, _ := new(big.Int).SetString(el.text, 10)
+		switch {
+		case v.IsInt64():
+			signed = true
+		case v.IsUint64():
+			unsigned = true
+		default:
+			return tensor.Invalid, true
+		}
+	}
+	switch {
+	case signed && unsigned:
+		return tensor.F64, false
+	case unsigned:
+		return tensor.U64, false
+	}
+	return tensor.I64, false
+}
+
+// litFloatValue is the float64 Python makes of an element: a float parsed,
+// an int correctly rounded (±inf beyond float64), a bool 0 or 1.
+func litFloatValue(el litElem) float64 {
+	switch el.kind {
+	case litBool:
+		if el.text == "true" {
+			return 1
+		}
+		return 0
+	case litInt:
+		v, _ := strconv.ParseFloat(el.text, 64) // correctly rounded; ±inf with ErrRange
+		return v
+	}
+	v, _ := tensor.ParseFloatText(el.text)
+	return v
+}
+
+// intWord returns the storage word of the int text in dtype d, or false
+// when d cannot hold it.
+func intWord(text string, d tensor.DType) (uint64, bool) {
+	v, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		return 0, false
+	}
+	if d.IsSigned() {
+		if !v.IsInt64() || v.Int64() < d.MinInt() || v.Int64() > d.MaxInt() {
+			return 0, false
+		}
+		return uint64(v.Int64()) & wordMask(d), true
+	}
+	if v.Sign() < 0 || !v.IsUint64() || v.Uint64() > d.MaxUint() {
+		return 0, false
+	}
+	return v.Uint64(), true
+}
+
+// floatWord returns the storage word of x rounded once to the float dtype d.
+func floatWord(x float64, d tensor.DType) uint64 {
+	switch d {
+	case tensor.F64:
+		return math.Float64bits(x)
+	case tensor.F32:
+		return uint64(math.Float32bits(float32(x)))
+	case tensor.F16:
+		return uint64(f64ToF16(x))
+	}
+	return uint64(f32ToBF16(bf16From64(x))) // bf16From64 is exact in bf16
+}
+
+// --------------------------------------------------------------- arange
+
+// arangeBound is one end of an arange: an int (exact) or a float, and the
+// float64 Python makes of it.
+type arangeBound struct {
+	isFloat bool
+	f       float64
+	i       *big.Int
+}
+
+func parseArangeBound(text string) (arangeBound, bool) {
+	if strings.ContainsAny(text, ".eEnN") {
+		f, err := tensor.ParseFloatText(text)
+		return arangeBound{isFloat: true, f: f}, err == nil
+	}
+	v, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		return arangeBound{}, false
+	}
+	return arangeBound{f: litFloatValue(litElem{litInt, text}), i: v}, true
+}
+
+// arangePlan is an arange decided from its bounds: an outcome decided
+// without elements, or the element count.
+type arangePlan struct {
+	start, end arangeBound
+	isFloat    bool
+	n          int64 // elements; -1 when the count is beyond the case limit
+	done       *tensor.Outcome
+}
+
+func planArange(p *profile, c *tensor.Case) arangePlan {
+	startText := "0"
+	if c.Attrs.Start != nil {
+		startText = *c.Attrs.Start
+	}
+	endText := *c.Attrs.End
+	var pl arangePlan
+	var ok1, ok2 bool
+	pl.start, ok1 = parseArangeBound(startText)
+	pl.end, ok2 = parseArangeBound(endText)
+	if !ok1 || !ok2 {
+		pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "TypeError: arange() bounds must be numbers, got %q, %q", startText, endText))
+		return pl
+	}
+	pl.isFloat = pl.start.isFloat || pl.end.isFloat
+	s, t := pl.start.f, pl.end.f
+	if pl.isFloat && (math.IsNaN(s) || math.IsNaN(t) || math.IsInf(s, 0) || math.IsInf(t, 0)) {
+		// policy pytorch.arange.range
+		pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "ValueError: unsupported range: %s -> %s", startText, endText))
+		return pl
+	}
+	if pl.isFloat && t < s || !pl.isFloat && pl.end.i.Cmp(pl.start.i) < 0 {
+		if p.fw == fwPyTorch {
+			pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "RuntimeError: upper bound and larger bound inconsistent with step sign"))
+			return pl
+		}
+		d := defaultInt(p)
+		if pl.isFloat {
+			d = defaultFloat(p)
+		}
+		pl.done = outcomeOf(tensor.ValueOutcome(tensor.New(d, 0)))
+		return pl
+	}
+	pl.n = -1
+	if pl.isFloat {
+		if n := math.Ceil(t - s); n <= tensor.MaxElements {
+			pl.n = int64(n)
+		}
+		return pl
+	}
+	if n := new(big.Int).Sub(pl.end.i, pl.start.i); n.IsInt64() && n.Int64() <= tensor.MaxElements {
+		pl.n = n.Int64()
+	}
+	return pl
+}
+
+func outcomeOf(o tensor.Outcome) *tensor.Outcome { return &o }
+
+// pyArangeSupports declines an arange longer than the case limit.
+func pyArangeSupports(p *profile, c *tensor.Case) bool {
+	if c.Attrs.End == nil {
+		return false
+	}
+	pl := planArange(p, c)
+	return pl.done != nil || pl.n >= 0
+}
+
+// pyArangeEval is arange(start, end) with step 1 (policy
+// python.arange.values).
+func pyArangeEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	pl := planArange(p, c)
+	if pl.done != nil {
+		return *pl.done
+	}
+	n := int(pl.n)
+	if !pl.isFloat {
+		d := defaultInt(p)
+		last := new(big.Int).Sub(pl.end.i, big.NewInt(1))
+		if n > 0 {
+			for _, v := range []*big.Int{pl.start.i, last} {
+				if _, ok := intWord(v.String(), d); !ok { // policy python.create.int-overflow
+					if p.fw == fwPyTorch {
+						return tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
+					}
+					return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", v, pyName(d))
+				}
+			}
+		}
+		out := tensor.New(d, n)
+		if n > 0 {
+			start, mask := pl.start.i.Int64(), wordMask(d)
+			for i := range out.Data {
+				out.Data[i] = uint64(start+int64(i)) & mask
+			}
+		}
+		return tensor.ValueOutcome(out)
+	}
+	d := defaultFloat(p)
+	out := tensor.New(d, n)
+	s := pl.start.f
+	switch {
+	case p.fw == fwPyTorch: // start + i in double (the CPU's accumulate type), rounded
+		for i := range out.Data {
+			out.Data[i] = floatWord(s+float64(i), d)
+		}
+	case d == tensor.F32: // NumPy's fill: start, start + 1, then start + i*delta in the dtype
+		s0, s1 := float32(s), float32(s+1)
+		delta := s1 - s0
+		for i := range out.Data {
+			v := s0 + float32(float32(i)*delta)
+			switch i {
+			case 0:
+				v = s0
+			case 1:
+				v = s1
+			}
+			out.Data[i] = uint64(math.Float32bits(v))
+		}
+	default:
+		s1 := s + 1
+		delta := s1 - s
+		for i := range out.Data {
+			v := s + float64(float64(i)*delta)
+			switch i {
+			case 0:
+				v = s
+			case 1:
+				v = s1
+			}
+			out.Data[i] = math.Float64bits(v)
+		}
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// ---------------------------------------------------------------- zeros
+
+// pyZerosSupports accepts shapes of the case limits.
+func pyZerosSupports(p *profile, c *tensor.Case) bool {
+	return validShape(c.Attrs.Shape) && (c.Attrs.DType == tensor.Invalid || c.Attrs.DType.Valid())
+}
+
+// validShape reports whether shape has no negative dim and at most
+// tensor.MaxElements elements.
+func validShape(shape []int) bool {
+	n := 1
+	for _, s := range shape {
+		if s < 0 {
+			return false
+		}
+		if s > 0 && n > tensor.MaxElements/s {
+			return false
+		}
+		n *= s
+	}
+	return true
+}
+
+// pyZerosEval is zeros(shape, dtype): the default float unless a dtype is
+// given; JAX without x64 truncates a 64-bit dtype to 32 bits (policy
+// python.zeros.dtype).
+func pyZerosEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	d := c.Attrs.DType
+	if !d.Valid() {
+		d = defaultFloat(p)
+	}
+	var warn []string
+	if p.fw == fwJAX && !p.x64 && narrow32(d) != d {
+		warn = append(warn, "UserWarning: Explicitly requested dtype "+pyName(d)+" requested in zeros is not available, and will be truncated to dtype "+pyName(narrow32(d))+".")
+		d = narrow32(d)
+	}
+	o := tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
+	o.Warnings = warn
+	return o
+}
