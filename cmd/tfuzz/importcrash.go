@@ -126,7 +126,7 @@ func importCrash(path string, targets []campaign.Target, out string, noShrink bo
 	}
 	if problem == nil {
 		fmt.Fprintf(stdout, "  no divergence: every backend here agrees with the model on it, and the model's checks hold "+
-			"(fixed, or the crash needs another build of the backend, such as -tags zoo with its variable set)\n")
+			"(fixed, or the crash needs another build of the backend, such as -tags zoo with TFUZZ_ZOO set)\n")
 		return exitClean, nil
 	}
 	dir := filepath.Join(out, "cases")
