@@ -56,20 +56,33 @@ func TestCPUEngineMatchesModel(t *testing.T) {
 	}
 }
 
+// minCasesPerTarget makes the default run check at least 10,000 generated
+// cases over the engine's 13 profiles and 4 configurations; -rapid.checks
+// (or RAPID_CHECKS) raises the count of each rapid.Check round.
+const minCasesPerTarget = 200
+
 func checkEngine(t *testing.T, eng *cpu.Engine, profile string, opts CaseOptions) {
 	var checked, skipped int
+	for !t.Failed() && checked+skipped < minCasesPerTarget {
+		checkEngineRound(t, eng, profile, opts, &checked, &skipped)
+	}
+	t.Logf("%s: %d cases checked, %d not modeled yet", profile, checked, skipped)
+}
+
+// checkEngineRound is one rapid.Check of the differential property (a fresh
+// random seed each round, unless -rapid.seed fixes it).
+func checkEngineRound(t *testing.T, eng *cpu.Engine, profile string, opts CaseOptions, checked, skipped *int) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := GenCase(opts).Filter(func(c *tensor.Case) bool {
 			return eng.Supports(profile, c)
 		}).Draw(rt, "case")
 		if notModeled(model.Eval(profile, c)) {
-			skipped++
+			*skipped++
 			return
 		}
-		checked++
+		*checked++
 		if f := Differential(eng, profile, c); f != nil {
 			rt.Fatalf("%v", f)
 		}
 	})
-	t.Logf("%s: %d cases checked, %d not modeled yet", profile, checked, skipped)
 }
