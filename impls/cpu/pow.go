@@ -3,7 +3,8 @@ package cpu
 import (
 	"math"
 	"math/big"
-	"sync"
+
+	"github.com/tfuzz/tfuzz/internal/bigmath"
 )
 
 // Correctly rounded pow. PyTorch's CPU pow, XLA's CPU pow and NumPy's f32
@@ -17,7 +18,7 @@ import (
 // powExtraBits is how much more precise than the result the big-float power
 // is; an approximation this close to a rounding boundary is taken as exact.
 const (
-	powPrec      = 256
+	powPrec      = bigmath.Prec
 	powTieMargin = 180 // bits: |approx - boundary| < 2^-180 |approx| counts as a tie
 )
 
@@ -68,28 +69,7 @@ func powRounded(x, y float64, prec uint) float64 {
 	case est < -1200:
 		return math.Copysign(0, sign)
 	}
-	return sign * roundPrec(bigPow(x, y), prec)
-}
-
-// bigPow approximates x**y for finite x > 0 and finite y != 0: exactly for
-// integer exponents up to 64 in magnitude, else as exp(y ln x) at powPrec
-// bits.
-func bigPow(x, y float64) *big.Float {
-	if y == math.Trunc(y) && math.Abs(y) <= 64 {
-		n := int(math.Abs(y))
-		p := new(big.Float).SetPrec(uint(53*n + 64)).SetFloat64(1)
-		bx := new(big.Float).SetFloat64(x)
-		for range n {
-			p.Mul(p, bx)
-		}
-		if y < 0 {
-			return new(big.Float).SetPrec(p.Prec()+powPrec).Quo(big.NewFloat(1), p)
-		}
-		return p
-	}
-	t := bigLog(x)
-	t.Mul(t, new(big.Float).SetPrec(powPrec).SetFloat64(y))
-	return bigExp(t)
+	return sign * roundPrec(bigmath.Pow(x, y), prec)
 }
 
 // roundPrec rounds a positive a to prec significant bits (24: a float32
@@ -131,78 +111,4 @@ func roundPrec(a *big.Float, prec uint) float64 {
 		return math.Inf(1)
 	}
 	return f
-}
-
-var (
-	ln2Once sync.Once
-	ln2Big  *big.Float
-)
-
-// bigLn2 is ln 2 = 2 atanh(1/3).
-func bigLn2() *big.Float {
-	ln2Once.Do(func() {
-		third := new(big.Float).SetPrec(powPrec+32).Quo(big.NewFloat(1), big.NewFloat(3))
-		ln2Big = bigAtanh2(third)
-	})
-	return ln2Big
-}
-
-// bigAtanh2 is 2 atanh(z) = 2 (z + z^3/3 + z^5/5 + ...) for |z| <= 1/3.
-func bigAtanh2(z *big.Float) *big.Float {
-	prec := uint(powPrec + 32)
-	z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-	term := new(big.Float).SetPrec(prec).Set(z)
-	sum := new(big.Float).SetPrec(prec).Set(z)
-	q := new(big.Float).SetPrec(prec)
-	for k := int64(3); ; k += 2 {
-		term.Mul(term, z2)
-		q.Quo(term, new(big.Float).SetInt64(k))
-		if q.Sign() == 0 || q.MantExp(nil) < sum.MantExp(nil)-int(prec) {
-			break
-		}
-		sum.Add(sum, q)
-	}
-	return sum.Mul(sum, big.NewFloat(2))
-}
-
-// bigLog is ln x for finite x > 0: x = m 2^e with m in [1/sqrt2, sqrt2),
-// ln x = e ln 2 + 2 atanh((m-1)/(m+1)).
-func bigLog(x float64) *big.Float {
-	m, e := math.Frexp(x) // m in [0.5, 1)
-	if m < math.Sqrt2/2 {
-		m, e = m*2, e-1
-	}
-	prec := uint(powPrec + 32)
-	bm := new(big.Float).SetPrec(prec).SetFloat64(m)
-	num := new(big.Float).SetPrec(prec).Sub(bm, big.NewFloat(1))
-	den := new(big.Float).SetPrec(prec).Add(bm, big.NewFloat(1))
-	r := bigAtanh2(num.Quo(num, den))
-	l := new(big.Float).SetPrec(prec).Mul(bigLn2(), new(big.Float).SetInt64(int64(e)))
-	return r.Add(r, l)
-}
-
-// bigExp is e^t: t = k ln 2 + r with |r| <= ln2/2, e^r by its Taylor series
-// on r / 2^16, squared 16 times.
-func bigExp(t *big.Float) *big.Float {
-	prec := uint(powPrec + 64)
-	tf, _ := t.Float64()
-	k := math.Round(tf / math.Ln2)
-	r := new(big.Float).SetPrec(prec).Mul(bigLn2(), new(big.Float).SetFloat64(k))
-	r.Sub(t, r)
-	const halvings = 16
-	r.SetMantExp(r, -halvings)
-	sum := new(big.Float).SetPrec(prec).SetFloat64(1)
-	term := new(big.Float).SetPrec(prec).SetFloat64(1)
-	for n := int64(1); ; n++ {
-		term.Mul(term, r)
-		term.Quo(term, new(big.Float).SetInt64(n))
-		if term.Sign() == 0 || term.MantExp(nil) < -int(prec) {
-			break
-		}
-		sum.Add(sum, term)
-	}
-	for range halvings {
-		sum.Mul(sum, sum)
-	}
-	return sum.SetMantExp(sum, int(k))
 }
