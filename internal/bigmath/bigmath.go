@@ -107,4 +107,3 @@ func Exp(t *big.Float) *big.Float {
 	}
 	return sum.SetMantExp(sum, int(k))
 }
-
