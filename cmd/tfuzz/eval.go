@@ -298,6 +298,7 @@ func printSummary(tallies map[string]*tally, order []string, o evalOptions, stdo
 		w = os.Stderr // keep stdout valid JSON Lines
 	}
 	code := exitClean
+	sort.SliceStable(order, func(i, j int) bool { return profileRank(order[i]) < profileRank(order[j]) })
 	for _, p := range order {
 		t := tallies[p]
 		if len(t.diffs) > 0 {
@@ -380,4 +381,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// profileRank orders profiles as the case format lists them.
+func profileRank(name string) int {
+	for i, p := range tensor.Profiles {
+		if p == name {
+			return i
+		}
+	}
+	return len(tensor.Profiles)
 }
