@@ -462,6 +462,11 @@ var (
 		"oracle2-00170, oracle2-00986, oracle2-01418, oracle2-01207; jax _pow_int_int")
 )
 
+// pyIntWrap names what integer overflow does in PyTorch, NumPy and JAX.
+var pyIntWrap = newRule("python.int.wrap",
+	"integer add, sub and mul wrap silently modulo 2^bits of the result dtype (two's complement), with no error or warning",
+	"arith.md (grid group: every int dtype, every profile); oracle-00000 (i8 add), seed 000 §溢出 (u8 200 + 100 = 44, i64 MAX + 1 = MIN), seed 004 (i32 lengths + lengths)")
+
 // intResult is an integer result, possibly unspecified.
 type intResult struct {
 	v           uint64
@@ -473,7 +478,10 @@ func (b *pyBin) intElem(x, y uint64) (intResult, *tensor.Outcome) {
 	d := b.compute
 	switch b.op {
 	case "add", "sub", "mul":
-		v, _ := intArith(b.op, x, y, d)
+		v, f := intArith(b.op, x, y, d)
+		if f == faultOverflow {
+			b.e.use(pyIntWrap)
+		}
 		return intResult{v: v}, nil
 	case "bitwise_and":
 		return intResult{v: x & y}, nil
