@@ -61,111 +61,15 @@ func (e *evaluation) defaultFloat() tensor.DType {
 
 // --- literals ------------------------------------------------------------------------------
 
-// literalKind is the Python type of one element of a literal.
-type literalKind uint8
+// The syntax is tensor.ParsePythonLiteral's; the dtype inference is this
+// file's rule.
+type literalElem = tensor.PythonLiteralElem
 
 const (
-	litBool literalKind = iota
-	litInt
-	litFloat
+	litBool  = tensor.LiteralBool
+	litInt   = tensor.LiteralInt
+	litFloat = tensor.LiteralFloat
 )
-
-// literalElem is one element of a literal: its kind and text.
-type literalElem struct {
-	kind literalKind
-	text string
-}
-
-// parseLiteral reads a Python/JSON literal: nested lists of numbers, true and
-// false. It returns the elements in row-major order and the shape.
-func parseLiteral(text string) ([]literalElem, []int, error) {
-	p := &literalParser{s: text}
-	var elems []literalElem
-	shape, err := p.value(&elems, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.skipSpace(); p.i != len(p.s) {
-		return nil, nil, fmt.Errorf("unexpected %q after the literal", p.s[p.i:])
-	}
-	return elems, shape, nil
-}
-
-type literalParser struct {
-	s string
-	i int
-}
-
-func (p *literalParser) skipSpace() {
-	for p.i < len(p.s) && strings.ContainsRune(" \t\n\r", rune(p.s[p.i])) {
-		p.i++
-	}
-}
-
-// value parses a list or a scalar at nesting depth and returns its shape.
-func (p *literalParser) value(elems *[]literalElem, depth int) ([]int, error) {
-	p.skipSpace()
-	if depth > tensor.MaxRank {
-		return nil, fmt.Errorf("nesting deeper than %d", tensor.MaxRank)
-	}
-	if p.i < len(p.s) && p.s[p.i] == '[' {
-		return p.list(elems, depth)
-	}
-	start := p.i
-	for p.i < len(p.s) && !strings.ContainsRune("[], \t\n\r", rune(p.s[p.i])) {
-		p.i++
-	}
-	word := p.s[start:p.i]
-	switch {
-	case word == "true" || word == "True" || word == "false" || word == "False":
-		*elems = append(*elems, literalElem{litBool, strings.ToLower(word)})
-	case word == "":
-		return nil, fmt.Errorf("missing value at offset %d", start)
-	case strings.ContainsAny(word, ".eEnN"): // decimals, exponents, inf, nan
-		if _, err := tensor.ParseFloatText(word); err != nil {
-			return nil, err
-		}
-		*elems = append(*elems, literalElem{litFloat, word})
-	default:
-		if _, ok := new(big.Int).SetString(word, 10); !ok {
-			return nil, fmt.Errorf("%q is not a number", word)
-		}
-		*elems = append(*elems, literalElem{litInt, word})
-	}
-	return []int{}, nil
-}
-
-// list parses [v, v, ...]; every item must have the same shape.
-func (p *literalParser) list(elems *[]literalElem, depth int) ([]int, error) {
-	p.i++ // '['
-	var item []int
-	n := 0
-	for {
-		p.skipSpace()
-		if p.i < len(p.s) && p.s[p.i] == ']' && n == 0 {
-			p.i++
-			return []int{0}, nil
-		}
-		shape, err := p.value(elems, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		if n > 0 && !sameShape(shape, item) {
-			return nil, fmt.Errorf("expected sequence of shape %v at dim %d (got %v)", item, depth+1, shape)
-		}
-		item, n = shape, n+1
-		p.skipSpace()
-		switch {
-		case p.i < len(p.s) && p.s[p.i] == ',':
-			p.i++
-		case p.i < len(p.s) && p.s[p.i] == ']':
-			p.i++
-			return append([]int{n}, item...), nil
-		default:
-			return nil, fmt.Errorf("expected , or ] at offset %d", p.i)
-		}
-	}
-}
 
 // literalDType returns the dtype inference of torch.tensor / np.array /
 // jnp.array for the elements, before any range check.
@@ -176,9 +80,9 @@ func (e *evaluation) literalDType(elems []literalElem) tensor.DType {
 	d := tensor.Bool
 	for _, el := range elems {
 		switch {
-		case el.kind == litFloat:
+		case el.Kind == litFloat:
 			return e.defaultFloat()
-		case el.kind == litInt:
+		case el.Kind == litInt:
 			d = e.defaultInt()
 		}
 	}
@@ -187,7 +91,7 @@ func (e *evaluation) literalDType(elems []literalElem) tensor.DType {
 
 // pyFromLiteral evaluates from_literal.
 func (e *evaluation) pyFromLiteral(text string) tensor.Outcome {
-	elems, shape, err := parseLiteral(text)
+	elems, shape, err := tensor.ParsePythonLiteral(text)
 	if err != nil {
 		return e.fail(pyLiteralShape, tensor.ShapeMismatch, "ValueError: %v", err)
 	}
@@ -205,12 +109,12 @@ func (e *evaluation) pyFromLiteral(text string) tensor.Outcome {
 		switch {
 		case d.IsFloat():
 			out.SetFloat(i, literalFloat(el))
-		case el.kind == litBool:
-			out.SetBool(i, el.text == "true")
+		case el.Kind == litBool:
+			out.SetBool(i, el.Text == "true")
 		default:
-			v, _ := new(big.Int).SetString(el.text, 10)
+			v, _ := new(big.Int).SetString(el.Text, 10)
 			if !bigFits(v, d) {
-				return e.intOverflow(el.text, d)
+				return e.intOverflow(el.Text, d)
 			}
 			if v.Sign() < 0 {
 				out.SetInt(i, v.Int64())
@@ -225,18 +129,18 @@ func (e *evaluation) pyFromLiteral(text string) tensor.Outcome {
 // literalFloat is the float64 Python makes of an element (ints exactly
 // rounded, bools 0/1); storing it rounds once more to the tensor's dtype.
 func literalFloat(el literalElem) float64 {
-	switch el.kind {
+	switch el.Kind {
 	case litBool:
-		if el.text == "true" {
+		if el.Text == "true" {
 			return 1
 		}
 		return 0
 	case litInt:
-		v, _ := new(big.Float).SetPrec(2000).SetString(el.text)
+		v, _ := new(big.Float).SetPrec(2000).SetString(el.Text)
 		f, _ := v.Float64() // nearest, ±inf beyond float64's range
 		return f
 	}
-	f, _ := tensor.ParseFloatText(el.text)
+	f, _ := tensor.ParseFloatText(el.Text)
 	return f
 }
 
@@ -253,10 +157,10 @@ func bigFits(v *big.Int, d tensor.DType) bool {
 func (e *evaluation) numpyIntDType(elems []literalElem) (tensor.DType, bool) {
 	signed, unsigned := false, false
 	for _, el := range elems {
-		if el.kind != litInt {
+		if el.Kind != litInt {
 			continue
 		}
-		v, _ := new(big.Int).SetString(el.text, 10)
+		v, _ := new(big.Int).SetString(el.Text, 10)
 		switch {
 		case v.IsInt64():
 			signed = true
@@ -304,16 +208,16 @@ type arangeBound struct {
 }
 
 func parseBound(text string) (arangeBound, error) {
-	el := literalElem{litInt, text}
+	el := literalElem{Kind: litInt, Text: text}
 	if strings.ContainsAny(text, ".eEnN") {
-		el.kind = litFloat
+		el.Kind = litFloat
 		if _, err := tensor.ParseFloatText(text); err != nil {
 			return arangeBound{}, err
 		}
 	} else if _, ok := new(big.Int).SetString(text, 10); !ok {
 		return arangeBound{}, fmt.Errorf("%q is not a number", text)
 	}
-	b := arangeBound{isFloat: el.kind == litFloat, f: literalFloat(el)}
+	b := arangeBound{isFloat: el.Kind == litFloat, f: literalFloat(el)}
 	if !b.isFloat {
 		b.i, _ = new(big.Int).SetString(text, 10)
 	}

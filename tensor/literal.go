@@ -207,3 +207,116 @@ func (p *rustLitParser) scalar() (LiteralScalar, error) {
 	}
 	return el, nil
 }
+
+// Python literal syntax, as from_literal writes literals for PyTorch, NumPy
+// and JAX: "[1.0, 2.0]", "[[1, 2], [3, 4.0]]", "3.5", "[true, False]",
+// "[1e+20, nan]". Again syntax only: the dtype a framework infers is the
+// reader's rule.
+
+// LiteralKind is the Python type of one element of a Python literal.
+type LiteralKind uint8
+
+const (
+	LiteralBool LiteralKind = iota
+	LiteralInt
+	LiteralFloat
+)
+
+// PythonLiteralElem is one element of a Python literal: its kind and its
+// text ("true"/"false" for bools, the number as written otherwise).
+type PythonLiteralElem struct {
+	Kind LiteralKind
+	Text string
+}
+
+// ParsePythonLiteral reads nested lists of numbers, true and false (also
+// True and False) and returns the elements in row-major order and the shape.
+// Lists of one level must have the same shape (torch.tensor and np.array
+// reject ragged literals).
+func ParsePythonLiteral(text string) ([]PythonLiteralElem, []int, error) {
+	p := &pyLitParser{s: text}
+	shape, err := p.value(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.space(); p.i != len(p.s) {
+		return nil, nil, fmt.Errorf("unexpected %q after the literal", p.s[p.i:])
+	}
+	return p.elems, shape, nil
+}
+
+type pyLitParser struct {
+	s     string
+	i     int
+	elems []PythonLiteralElem
+}
+
+func (p *pyLitParser) space() {
+	for p.i < len(p.s) && strings.ContainsRune(" \t\n\r", rune(p.s[p.i])) {
+		p.i++
+	}
+}
+
+// value parses a list or a scalar at nesting depth and returns its shape.
+func (p *pyLitParser) value(depth int) ([]int, error) {
+	p.space()
+	if depth > MaxRank {
+		return nil, fmt.Errorf("nesting deeper than %d", MaxRank)
+	}
+	if p.i < len(p.s) && p.s[p.i] == '[' {
+		return p.list(depth)
+	}
+	start := p.i
+	for p.i < len(p.s) && !strings.ContainsRune("[], \t\n\r", rune(p.s[p.i])) {
+		p.i++
+	}
+	word := p.s[start:p.i]
+	switch {
+	case word == "true" || word == "True" || word == "false" || word == "False":
+		p.elems = append(p.elems, PythonLiteralElem{LiteralBool, strings.ToLower(word)})
+	case word == "":
+		return nil, fmt.Errorf("missing value at offset %d", start)
+	case strings.ContainsAny(word, ".eEnN"): // decimals, exponents, inf, nan
+		if _, err := ParseFloatText(word); err != nil {
+			return nil, err
+		}
+		p.elems = append(p.elems, PythonLiteralElem{LiteralFloat, word})
+	default:
+		if _, ok := parseBigInt(word); !ok {
+			return nil, fmt.Errorf("%q is not a number", word)
+		}
+		p.elems = append(p.elems, PythonLiteralElem{LiteralInt, word})
+	}
+	return []int{}, nil
+}
+
+// list parses [v, v, ...]; every item must have the same shape.
+func (p *pyLitParser) list(depth int) ([]int, error) {
+	p.i++ // '['
+	var item []int
+	for n := 0; ; n++ {
+		p.space()
+		if n == 0 && p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			return []int{0}, nil
+		}
+		shape, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 && !equalShapes(shape, item) {
+			return nil, fmt.Errorf("expected sequence of shape %v at dim %d (got %v)", item, depth+1, shape)
+		}
+		item = shape
+		p.space()
+		switch {
+		case p.i < len(p.s) && p.s[p.i] == ',':
+			p.i++
+		case p.i < len(p.s) && p.s[p.i] == ']':
+			p.i++
+			return append([]int{n + 1}, item...), nil
+		default:
+			return nil, fmt.Errorf("expected , or ] at offset %d", p.i)
+		}
+	}
+}

@@ -48,3 +48,39 @@ func TestParseRustLiteral(t *testing.T) {
 		}
 	}
 }
+
+func TestParsePythonLiteral(t *testing.T) {
+	tests := []struct {
+		name, text string
+		shape      []int
+		kinds      []LiteralKind
+	}{
+		{"floats", "[1.0, 2.0]", []int{2}, []LiteralKind{LiteralFloat, LiteralFloat}},
+		{"mixed nested", "[[1, 2], [3, 4.0]]", []int{2, 2}, []LiteralKind{LiteralInt, LiteralInt, LiteralInt, LiteralFloat}},
+		{"scalar", "3.5", []int{}, []LiteralKind{LiteralFloat}},
+		{"bools both spellings", "[true, False]", []int{2}, []LiteralKind{LiteralBool, LiteralBool}},
+		{"exponent and nan", "[1e+20, nan]", []int{2}, []LiteralKind{LiteralFloat, LiteralFloat}},
+		{"empty", "[]", []int{0}, nil},
+		{"big int", "[2147483648]", []int{1}, []LiteralKind{LiteralInt}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			elems, shape, err := ParsePythonLiteral(tt.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kinds []LiteralKind
+			for _, e := range elems {
+				kinds = append(kinds, e.Kind)
+			}
+			if !reflect.DeepEqual(shape, tt.shape) || !reflect.DeepEqual(kinds, tt.kinds) {
+				t.Errorf("shape %v kinds %v, want %v %v", shape, kinds, tt.shape, tt.kinds)
+			}
+		})
+	}
+	for _, bad := range []string{"[[1, 2], [3]]", "[1, 2", "[x]", "[1,, 2]", "1 2"} {
+		if _, _, err := ParsePythonLiteral(bad); err == nil {
+			t.Errorf("%q parsed, want an error", bad)
+		}
+	}
+}

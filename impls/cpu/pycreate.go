@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"errors"
 	"math"
 	"math/big"
 	"strconv"
@@ -40,140 +39,23 @@ func defaultFloat(p *profile) tensor.DType {
 
 // ------------------------------------------------------------- literals
 
-// litKind is the Python type of one element of a literal.
-type litKind uint8
+// The syntax is tensor.ParsePythonLiteral's; the dtype inference is this
+// file's rule (policy python.create.literal-shape for the shape).
+type litElem = tensor.PythonLiteralElem
 
 const (
-	litBool litKind = iota
-	litInt
-	litFloat
+	litBool  = tensor.LiteralBool
+	litInt   = tensor.LiteralInt
+	litFloat = tensor.LiteralFloat
 )
-
-// litElem is one element of a literal: its kind and its text.
-type litElem struct {
-	kind litKind
-	text string
-}
-
-// litParser reads a Python literal: nested lists of numbers, true and false
-// (also True and False); the elements in row-major order and the shape.
-type litParser struct {
-	s     string
-	i     int
-	elems []litElem
-}
-
-// isLitSpace reports whether c separates tokens.
-func isLitSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func (p *litParser) space() {
-	for p.i < len(p.s) && isLitSpace(p.s[p.i]) {
-		p.i++
-	}
-}
-
-// parse reads the whole text (policy python.create.literal-shape).
-func (p *litParser) parse() ([]int, error) {
-	shape, err := p.item(0)
-	if err != nil {
-		return nil, err
-	}
-	if p.space(); p.i != len(p.s) {
-		return nil, errors.New("unexpected text after the literal")
-	}
-	return shape, nil
-}
-
-// item reads a list or a number at nesting depth.
-func (p *litParser) item(depth int) ([]int, error) {
-	p.space()
-	if depth > tensor.MaxRank {
-		return nil, errors.New("nesting too deep")
-	}
-	if p.i < len(p.s) && p.s[p.i] == '[' {
-		return p.list(depth)
-	}
-	start := p.i
-	for p.i < len(p.s) && !isLitSpace(p.s[p.i]) && p.s[p.i] != '[' && p.s[p.i] != ']' && p.s[p.i] != ',' {
-		p.i++
-	}
-	word := p.s[start:p.i]
-	switch word {
-	case "":
-		return nil, errors.New("missing value")
-	case "true", "True":
-		p.elems = append(p.elems, litElem{litBool, "true"})
-	case "false", "False":
-		p.elems = append(p.elems, litElem{litBool, "false"})
-	default:
-		if strings.ContainsAny(word, ".eEnN") { // decimals, exponents, inf, nan
-			if _, err := tensor.ParseFloatText(word); err != nil {
-				return nil, err
-			}
-			p.elems = append(p.elems, litElem{litFloat, word})
-			break
-		}
-		if _, ok := new(big.Int).SetString(word, 10); !ok {
-			return nil, errors.New("not a number: " + word)
-		}
-		p.elems = append(p.elems, litElem{litInt, word})
-	}
-	return []int{}, nil
-}
-
-// list reads [item, item, ...]; every item must have the same shape.
-func (p *litParser) list(depth int) ([]int, error) {
-	p.i++ // '['
-	var first []int
-	for n := 0; ; n++ {
-		p.space()
-		if n == 0 && p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			return []int{0}, nil
-		}
-		shape, err := p.item(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			first = shape
-		} else if !equalInts(shape, first) {
-			return nil, errors.New("ragged nested sequence")
-		}
-		p.space()
-		switch {
-		case p.i < len(p.s) && p.s[p.i] == ',':
-			p.i++
-		case p.i < len(p.s) && p.s[p.i] == ']':
-			p.i++
-			return append([]int{n + 1}, first...), nil
-		default:
-			return nil, errors.New("expected , or ]")
-		}
-	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 func pyLiteralSupports(p *profile, c *tensor.Case) bool { return c.Attrs.Literal != nil }
 
 func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	lp := litParser{s: *c.Attrs.Literal}
-	shape, err := lp.parse()
+	elems, shape, err := tensor.ParsePythonLiteral(*c.Attrs.Literal)
 	if err != nil {
 		return tensor.ErrorOutcome(tensor.ShapeMismatch, "ValueError: %v", err)
 	}
-	elems := lp.elems
 	// policy python.create.default-dtypes: any float makes the default
 	// float, any int the default int, only bools bool; empty is float
 	d := tensor.Bool
@@ -181,11 +63,11 @@ func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		d = defaultFloat(p)
 	}
 	for _, el := range elems {
-		if el.kind == litFloat {
+		if el.Kind == litFloat {
 			d = defaultFloat(p)
 			break
 		}
-		if el.kind == litInt {
+		if el.Kind == litInt {
 			d = defaultInt(p)
 		}
 	}
@@ -201,17 +83,17 @@ func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		switch {
 		case d.IsFloat():
 			out.Data[i] = floatWord(litFloatValue(el), d)
-		case el.kind == litBool:
-			if el.text == "true" {
+		case el.Kind == litBool:
+			if el.Text == "true" {
 				out.Data[i] = 1
 			}
 		default:
-			w, ok := intWord(el.text, d)
+			w, ok := intWord(el.Text, d)
 			if !ok { // policy python.create.int-overflow
 				if p.fw == fwPyTorch {
 					return tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
 				}
-				return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", el.text, pyName(d))
+				return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", el.Text, pyName(d))
 			}
 			out.Data[i] = w
 		}
@@ -225,10 +107,10 @@ func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 func numpyIntLiteral(elems []litElem) (d tensor.DType, object bool) {
 	signed, unsigned := false, false
 	for _, el := range elems {
-		if el.kind != litInt {
+		if el.Kind != litInt {
 			continue
 		}
-		v, _ := new(big.Int).SetString(el.text, 10)
+		v, _ := new(big.Int).SetString(el.Text, 10)
 		switch {
 		case v.IsInt64():
 			signed = true
@@ -250,17 +132,17 @@ func numpyIntLiteral(elems []litElem) (d tensor.DType, object bool) {
 // litFloatValue is the float64 Python makes of an element: a float parsed,
 // an int correctly rounded (±inf beyond float64), a bool 0 or 1.
 func litFloatValue(el litElem) float64 {
-	switch el.kind {
+	switch el.Kind {
 	case litBool:
-		if el.text == "true" {
+		if el.Text == "true" {
 			return 1
 		}
 		return 0
 	case litInt:
-		v, _ := strconv.ParseFloat(el.text, 64) // correctly rounded; ±inf with ErrRange
+		v, _ := strconv.ParseFloat(el.Text, 64) // correctly rounded; ±inf with ErrRange
 		return v
 	}
-	v, _ := tensor.ParseFloatText(el.text)
+	v, _ := tensor.ParseFloatText(el.Text)
 	return v
 }
 
@@ -315,7 +197,7 @@ func parseArangeBound(text string) (arangeBound, bool) {
 	if !ok {
 		return arangeBound{}, false
 	}
-	return arangeBound{f: litFloatValue(litElem{litInt, text}), i: v}, true
+	return arangeBound{f: litFloatValue(litElem{Kind: litInt, Text: text}), i: v}, true
 }
 
 // arangePlan is an arange decided from its bounds: an outcome decided
