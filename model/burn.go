@@ -61,7 +61,7 @@ var (
 		"burn-flex ops/binary.rs, comparison.rs")
 	burnUnspecified = newRule("burn.unspecified",
 		"neither the seeds nor the source facts state this behaviour of burn: the model leaves it unspecified rather than guess",
-		"seeds 004, source-facts.md (silent)")
+		"seeds 004, source-facts.md (silent)").silent()
 )
 
 // evalBurn dispatches a case to the burn op families.

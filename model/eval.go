@@ -11,7 +11,9 @@ import (
 func Eval(name string, c *tensor.Case) tensor.Outcome {
 	p, ok := Lookup(name)
 	if !ok {
-		return tensor.UnsupportedOutcome("tfuzz: the model has no profile %q", name)
+		out := tensor.UnsupportedOutcome("tfuzz: the model has no profile %q", name)
+		out.Cause = tensor.CauseNotModeled
+		return out
 	}
 	return p.Eval(c)
 }
@@ -25,6 +27,9 @@ func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 		e.use(ordinaryRule(p.Framework))
 	}
 	out.Rules = append(out.Rules, e.rules...)
+	if out.Form == tensor.FormUnsupported && e.silent {
+		out.Cause = tensor.CauseNotModeled
+	}
 	out.Warnings = append(out.Warnings, e.warnings...)
 	return out
 }
@@ -35,10 +40,12 @@ type evaluation struct {
 	c        *tensor.Case
 	rules    []string
 	warnings []string
+	silent   bool // a rule that states nothing decided part of the outcome
 }
 
 // use records that rule r decided (part of) the outcome.
 func (e *evaluation) use(r *Rule) {
+	e.silent = e.silent || r.StatesNothing
 	for _, n := range e.rules {
 		if n == r.Name {
 			return

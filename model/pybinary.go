@@ -38,7 +38,7 @@ var (
 		"torch/csrc/utils/python_numbers.h THPUtils_unpackLong (source; promotion.md §2.4)")
 	complexNotModeled = newRule("python.complex.not-modeled",
 		"complex operands are modeled for add, sub, eq and ne only",
-		"tfuzz (the oracle has complex cases for add only)")
+		"tfuzz (the oracle has complex cases for add only)").silent()
 	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
 		"ops spelled as torch functions need a Tensor where they have no Scalar overload: torch.maximum/minimum take no Python number at all, torch.fmod and torch.div(..., rounding_mode=) take one only as `other`; elsewhere a Python number raises TypeError",
 		"torch.maximum, torch.fmod, torch.div signatures (native_functions.yaml: fmod.Scalar and div.Scalar_mode have a Tensor self); spellings per shared/oracle/README.md")

@@ -26,7 +26,7 @@ var (
 		"oracle-01146, oracle-01147 (JAX x32); PyTorch python_arg_parser / tensor_new.cpp (source)")
 	numpyBigInt = newRule("numpy.create.big-int",
 		"np.array gives each Python int int64 if it fits, else uint64 if it fits, else object, and promotes them: only uint64 (and bools) -> uint64, int64 with uint64 -> float64; an object array has no case-format dtype (unsupported here)",
-		"NumPy discover_descriptor_from_pylong and PyArray_PromoteTypes (source; no oracle case)")
+		"NumPy discover_descriptor_from_pylong and PyArray_PromoteTypes (source; no oracle case)").silent()
 )
 
 // pyCreate evaluates from_literal, arange and zeros.

@@ -11,6 +11,17 @@ type Rule struct {
 	Name   string // dotted, framework first: "pytorch.cast.float-to-int.x86"
 	Doc    string // what it says, in plain words
 	Source string // where it comes from: oracle ids, a seed section, source facts
+	// StatesNothing marks a rule that says the model does not state the
+	// outcome (not modeled yet, unspecified by every source): an
+	// unsupported outcome it decides is the model's silence, not a
+	// framework's answer (tensor.CauseNotModeled).
+	StatesNothing bool
+}
+
+// silent marks r as a rule that states nothing (StatesNothing).
+func (r *Rule) silent() *Rule {
+	r.StatesNothing = true
+	return r
 }
 
 var ruleRegistry = map[string]*Rule{}

@@ -63,7 +63,7 @@ var (
 		"seed 001 §默认 dtype：一个开关，还是一个字面量")
 	tfUnspecified = newRule("tenferro.unspecified",
 		"neither the seed nor the source facts state this tenferro behaviour (its op, its dtype rule or its values): unspecified rather than guessed",
-		"seed 001, source-facts.md (silent)")
+		"seed 001, source-facts.md (silent)").silent()
 )
 
 // tfMode is "traced", "eager" or "direct".

@@ -1,43 +1,21 @@
 package props
 
 import (
+	"slices"
+
 	"pgregory.net/rapid"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-// CaseOptions limit what GenCase draws. Zero values mean "everything".
+// CaseOptions limit what the generator draws. Zero values mean "everything".
 type CaseOptions struct {
 	Ops      []string       // op names; default: the whole catalog
 	DTypes   []tensor.DType // element dtypes of the main input; default: all
-	MaxElems int            // largest tensor drawn (default 24)
+	MaxElems int            // largest small tensor drawn (default 24)
 	// Views makes some input tensors non-contiguous views of the same
 	// elements (strided, permuted, offset storage; see views.go).
 	Views bool
-	// LargeElems, when positive, makes one main input in eight a large 1-D
-	// tensor of LargeElems/2 to LargeElems elements (and its operand
-	// partner as large): the sizes at which an engine splits an op across
-	// goroutines. Their elements come from a palette of a few drawn values
-	// (genFill), so that a large tensor costs a handful of draws.
-	LargeElems int
-}
-
-func (o CaseOptions) ops() []string {
-	if len(o.Ops) > 0 {
-		return o.Ops
-	}
-	names := make([]string, len(tensor.Ops))
-	for i, op := range tensor.Ops {
-		names[i] = op.Name
-	}
-	return names
-}
-
-func (o CaseOptions) dtypes() []tensor.DType {
-	if len(o.DTypes) > 0 {
-		return o.DTypes
-	}
-	return tensor.AllDTypes
 }
 
 func (o CaseOptions) maxElems() int {
@@ -47,75 +25,206 @@ func (o CaseOptions) maxElems() int {
 	return 24
 }
 
-// GenCase generates cases of the catalog: an op, its inputs and its attrs.
+// Aim is what a draw aims at: a profile, whose support table steers ops and
+// dtypes toward what it answers (aim.go), and the size tiers of the backend
+// checked on it (tiers.go). The zero Aim draws anything, small.
+type Aim struct {
+	Profile string // "": no support table
+	Tiers   []Tier
+}
+
+// Gen draws cases. It is safe for concurrent use: a draw's state lives in
+// its Source.
+type Gen struct {
+	opts   CaseOptions
+	ops    []string
+	dtypes []tensor.DType
+}
+
+// NewGen returns a generator of cases limited by o.
+func NewGen(o CaseOptions) *Gen {
+	g := &Gen{opts: o, ops: o.Ops, dtypes: o.DTypes}
+	if len(g.ops) == 0 {
+		for _, op := range tensor.Ops {
+			g.ops = append(g.ops, op.Name)
+		}
+	}
+	if len(g.dtypes) == 0 {
+		g.dtypes = tensor.AllDTypes
+	}
+	return g
+}
+
+// GenCase is the generator as a rapid generator (unaimed, small cases), for
+// property tests: rapid chooses, records and shrinks the words it draws.
 func GenCase(o CaseOptions) *rapid.Generator[*tensor.Case] {
+	g := NewGen(o)
 	return rapid.Custom(func(t *rapid.T) *tensor.Case {
-		name := rapid.SampledFrom(o.ops()).Draw(t, "op")
-		op, _ := tensor.LookupOp(name)
-		c := &tensor.Case{Op: name}
-		switch op.Class {
-		case tensor.ClassBinary:
-			genBinaryArgs(t, c, o)
-		case tensor.ClassUnary:
-			c.Args = []tensor.Arg{{Tensor: genTensor(t, o, "a")}}
-		case tensor.ClassCast:
-			c.Args = []tensor.Arg{{Tensor: genTensor(t, o, "a")}}
-			c.Attrs.To = rapid.SampledFrom(tensor.AllDTypes).Draw(t, "to")
-		case tensor.ClassReduce, tensor.ClassCumsum:
-			a := genTensor(t, o, "a")
-			c.Args = []tensor.Arg{{Tensor: a}}
-			if op.Class == tensor.ClassCumsum || rapid.Bool().Draw(t, "has dim") {
-				r := max(a.Rank(), 1)
-				d := rapid.IntRange(-r, r-1).Draw(t, "dim")
-				c.Attrs.Dim = &d
-			}
-			if op.Class == tensor.ClassReduce && rapid.Bool().Draw(t, "has keepdim") {
-				k := rapid.Bool().Draw(t, "keepdim")
-				c.Attrs.Keepdim = &k
-			}
-		case tensor.ClassIndexSelect:
-			genIndexSelect(t, c, o)
-		case tensor.ClassFromLiteral:
-			lit := genLiteral(t)
-			c.Attrs.Literal = &lit
-		case tensor.ClassArange:
-			start := rapid.SampledFrom([]string{"0", "1", "-2", "0.0", "0.5"}).Draw(t, "start")
-			end := rapid.SampledFrom([]string{"3", "5", "2.5", "3.0", "0"}).Draw(t, "end")
-			c.Attrs.Start, c.Attrs.End = &start, &end
-		case tensor.ClassZeros:
-			c.Attrs.Shape = genShape(t, o, "shape")
-			if rapid.Bool().Draw(t, "has dtype") {
-				c.Attrs.DType = rapid.SampledFrom(o.dtypes()).Draw(t, "dtype")
-			}
-		case tensor.ClassFromVec:
-			a := genTensorShaped(t, o.dtypes(), []int{rapid.IntRange(0, 8).Draw(t, "n")}, "v")
-			c.Args = []tensor.Arg{{Tensor: a}}
-			c.Attrs.Shape = []int{a.Len()}
-		case tensor.ClassToHost:
-			a := genTensor(t, o, "a")
-			c.Args = []tensor.Arg{{Tensor: a}}
-			c.Attrs.DType = rapid.SampledFrom(o.dtypes()).Draw(t, "dtype")
-			r := a.Rank()
-			c.Attrs.Rank = &r
-		}
-		if o.Views {
-			viewArgs(t, c)
-		}
+		c, _ := g.Draw(RapidSource(t), Aim{})
 		return c
 	})
 }
 
-// genShape draws a shape: mostly small ranks, sometimes 0-dim or empty.
-func genShape(t *rapid.T, o CaseOptions, label string) []int {
-	rank := rapid.IntRange(0, 3).Draw(t, label+".rank")
+// Draw draws one case aimed at aim, and returns the index in aim.Tiers of
+// the size tier it was drawn in (-1: an ordinary small case).
+func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
+	d := &draw{src: src}
+	var sup *support
+	if aim.Profile != "" && !d.oneIn(exploreOneIn) {
+		sup = supportOf(aim.Profile)
+	}
+	tier := d.tier(aim.Tiers)
+	s := g.scope(sup, tier, aim.Tiers)
+	if len(s.ops) == 0 { // the tier reaches no op this generator may draw
+		tier, s = -1, g.scope(sup, -1, nil)
+	}
+	if len(s.ops) == 0 { // the profile answers none of the allowed ops: draw unaimed
+		s = g.scope(nil, -1, nil)
+	}
+	c := s.draw(d)
+	if g.opts.Views {
+		d.viewArgs(c)
+	}
+	return c, tier
+}
+
+// scope is what one draw may choose from.
+type scope struct {
+	g      *Gen
+	sup    *support // nil: unaimed
+	ops    []string
+	tier   *Tier // nil: small
+	rust   bool
+	pyOnly bool
+}
+
+func (g *Gen) scope(sup *support, tier int, tiers []Tier) scope {
+	s := scope{g: g, sup: sup}
+	if tier >= 0 {
+		s.tier = &tiers[tier]
+	}
+	for _, op := range g.ops {
+		if sup != nil && !slices.Contains(sup.ops, op) {
+			continue
+		}
+		if s.tier != nil && !s.tier.reaches(op) {
+			continue
+		}
+		if sup != nil && len(s.dtypesFor(op)) == 0 {
+			continue
+		}
+		s.ops = append(s.ops, op)
+	}
+	if sup != nil {
+		s.rust = sup.rust
+	}
+	return s
+}
+
+// dtypesFor returns the main-input dtypes of op in scope.
+func (s scope) dtypesFor(op string) []tensor.DType {
+	if s.sup == nil {
+		return s.g.dtypes
+	}
+	var out []tensor.DType
+	for _, d := range s.sup.dtypes[op] {
+		if slices.Contains(s.g.dtypes, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (s scope) draw(d *draw) *tensor.Case {
+	name := pick(d, s.ops)
+	op, _ := tensor.LookupOp(name)
+	c := &tensor.Case{Op: name}
+	dt := pick(d, s.dtypesFor(name))
+	switch op.Class {
+	case tensor.ClassBinary:
+		s.binaryArgs(d, c, dt)
+	case tensor.ClassUnary:
+		c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, name, 0, bias{})}}
+	case tensor.ClassCast:
+		to := pick(d, tensor.AllDTypes)
+		if s.sup != nil {
+			to = pick(d, s.sup.casts[dt])
+		}
+		c.Attrs.To = to
+		c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, name, 0, bias{target: to})}}
+	case tensor.ClassReduce, tensor.ClassCumsum:
+		a := s.tensor(d, dt, name, 0, bias{})
+		c.Args = []tensor.Arg{{Tensor: a}}
+		if op.Class == tensor.ClassCumsum || d.coin() {
+			r := max(a.Rank(), 1)
+			dim := d.between(-r, r-1)
+			c.Attrs.Dim = &dim
+		}
+		if op.Class == tensor.ClassReduce && d.coin() {
+			k := d.coin()
+			c.Attrs.Keepdim = &k
+		}
+	case tensor.ClassIndexSelect:
+		s.indexSelect(d, c, dt)
+	case tensor.ClassFromLiteral:
+		lit := genLiteral(d, s.literalSyntax(d))
+		c.Attrs.Literal = &lit
+	case tensor.ClassArange:
+		start, end := genArangeBounds(d)
+		c.Attrs.Start, c.Attrs.End = &start, &end
+	case tensor.ClassZeros:
+		c.Attrs.Shape = s.g.smallShape(d)
+		if d.coin() {
+			c.Attrs.DType = dt
+		}
+	case tensor.ClassFromVec:
+		a := s.g.elements(d, dt, []int{d.between(0, 8)}, bias{})
+		c.Args = []tensor.Arg{{Tensor: a}}
+		c.Attrs.Shape = []int{a.Len()}
+	case tensor.ClassToHost:
+		a := s.tensor(d, dt, name, 0, bias{})
+		c.Args = []tensor.Arg{{Tensor: a}}
+		c.Attrs.DType = pick(d, s.g.dtypes)
+		r := a.Rank()
+		c.Attrs.Rank = &r
+	}
+	return c
+}
+
+// literalSyntax is the syntax of the literals of this draw's profile: Rust
+// for candle, burn and tenferro, Python otherwise; either when unaimed.
+func (s scope) literalSyntax(d *draw) syntax {
+	switch {
+	case s.sup == nil:
+		return syntax(d.intn(2))
+	case s.rust:
+		return rustSyntax
+	}
+	return pythonSyntax
+}
+
+// tensor draws the main input of op (operand arg): small, or in the draw's
+// size tier.
+func (s scope) tensor(d *draw, dt tensor.DType, op string, arg int, b bias) *tensor.Tensor {
+	b.specials = opSpecials(op, arg, dt)
+	if s.tier != nil {
+		return s.tier.tensor(d, dt, b)
+	}
+	return s.g.elements(d, dt, s.g.smallShape(d), b)
+}
+
+// smallShape draws a shape: rank 0 to 3, dims up to 6 (the last up to the
+// element budget), sometimes empty.
+func (g *Gen) smallShape(d *draw) []int {
+	rank := d.between(0, 3)
 	shape := make([]int, rank)
-	budget := o.maxElems()
+	budget := g.opts.maxElems()
 	for i := range shape {
 		hi := min(budget, 6)
 		if i == rank-1 {
-			hi = min(budget, max(6, budget))
+			hi = budget
 		}
-		shape[i] = rapid.IntRange(0, max(hi, 0)).Draw(t, label+".dim")
+		shape[i] = d.between(0, max(hi, 0))
 		if shape[i] > 0 {
 			budget /= shape[i]
 		}
@@ -123,135 +232,100 @@ func genShape(t *rapid.T, o CaseOptions, label string) []int {
 	return shape
 }
 
-func genTensor(t *rapid.T, o CaseOptions, label string) *tensor.Tensor {
-	if o.LargeElems > 0 && rapid.IntRange(0, 7).Draw(t, label+".large") == 0 {
-		n := rapid.IntRange(max(o.LargeElems/2, 1), o.LargeElems).Draw(t, label+".len")
-		return genFill(t, rapid.SampledFrom(o.dtypes()).Draw(t, label+".dtype"), []int{n}, label)
-	}
-	return genTensorShaped(t, o.dtypes(), genShape(t, o, label+".shape"), label)
-}
-
-// genFill draws a tensor of any size in a few draws: four edge-biased
-// palette values and a seed; element i takes the palette value a xorshift
-// of the seed picks, and the first and last elements are drawn on their own
-// (edges at both ends of the index range).
-func genFill(t *rapid.T, d tensor.DType, shape []int, label string) *tensor.Tensor {
-	x := tensor.New(d, shape...)
-	n := x.Len()
-	if n == 0 {
-		return x
-	}
-	pal := genElements(t, d, []int{4}, label+".palette")
-	s := rapid.Uint64().Draw(t, label+".seed") | 1
-	for i := 0; i < n; i++ {
-		s ^= s << 13
-		s ^= s >> 7
-		s ^= s << 17
-		if d.IsComplex() {
-			x.SetComplex(i, pal.Complex(int(s%4)))
-		} else {
-			x.SetBits(i, pal.Bits(int(s%4)))
-		}
-	}
-	setElement(t, x, 0, label)
-	setElement(t, x, n-1, label)
-	return x
-}
-
-// genTensorShaped draws a dtype and the elements of a tensor of the given shape.
-func genTensorShaped(t *rapid.T, dtypes []tensor.DType, shape []int, label string) *tensor.Tensor {
-	d := rapid.SampledFrom(dtypes).Draw(t, label+".dtype")
-	return genElements(t, d, shape, label)
-}
-
-func genElements(t *rapid.T, d tensor.DType, shape []int, label string) *tensor.Tensor {
-	x := tensor.New(d, shape...)
-	for i := 0; i < x.Len(); i++ {
-		setElement(t, x, i, label)
-	}
+// elements draws a tensor of the given shape, every element on its own.
+func (g *Gen) elements(d *draw, dt tensor.DType, shape []int, b bias) *tensor.Tensor {
+	x := tensor.New(dt, shape...)
+	d.fillElements(x, b)
 	return x
 }
 
 // broadcastPartner draws a shape that broadcasts with shape: usually the
 // same, sometimes with leading dims dropped or some dims set to 1.
-func broadcastPartner(t *rapid.T, shape []int) []int {
-	switch rapid.IntRange(0, 3).Draw(t, "partner") {
+func broadcastPartner(d *draw, shape []int) []int {
+	switch d.intn(4) {
 	case 0, 1:
-		return append([]int{}, shape...)
+		return slices.Clone(shape)
 	case 2:
-		drop := rapid.IntRange(0, len(shape)).Draw(t, "drop")
-		return append([]int{}, shape[drop:]...)
+		return slices.Clone(shape[d.between(0, len(shape)):])
 	}
-	out := append([]int{}, shape...)
+	out := slices.Clone(shape)
 	for i := range out {
-		if rapid.Bool().Draw(t, "ones") {
+		if d.coin() {
 			out[i] = 1
 		}
 	}
 	return out
 }
 
-func genBinaryArgs(t *rapid.T, c *tensor.Case, o CaseOptions) {
-	a := genTensor(t, o, "a")
-	if rapid.IntRange(0, 3).Draw(t, "scalar operand") == 0 {
-		s := genScalar(t)
-		if rapid.Bool().Draw(t, "scalar on the left") {
-			c.Args = []tensor.Arg{{Scalar: s}, {Tensor: a}}
+func (s scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
+	key := opDType{c.Op, dt}
+	var placements []scalarPlacement
+	if s.sup != nil {
+		placements = s.sup.scalars[key]
+	}
+	partners := s.g.dtypes
+	if s.sup != nil {
+		partners = s.sup.partners[key]
+	}
+	useScalar := d.oneIn(4)
+	if s.sup != nil && (len(partners) == 0 || len(placements) > 0 && useScalar) {
+		useScalar = len(placements) > 0
+	}
+	if useScalar {
+		var pl scalarPlacement
+		if s.sup != nil {
+			pl = pick(d, placements)
 		} else {
-			c.Args = []tensor.Arg{{Tensor: a}, {Scalar: s}}
+			pl = scalarPlacement{pick(d, scalarKinds), d.coin()}
+		}
+		arg := 0
+		if pl.left {
+			arg = 1 // the tensor is the right operand
+		}
+		a := s.tensor(d, dt, c.Op, arg, bias{})
+		sc := drawScalar(d, pl.kind, c.Op, 1-arg)
+		c.Args = []tensor.Arg{{Tensor: a}, {Scalar: sc}}
+		if pl.left {
+			c.Args[0], c.Args[1] = c.Args[1], c.Args[0]
 		}
 		return
 	}
-	// the second operand: often the same dtype, to reach the kernels past promotion
-	d := a.DType
-	if rapid.Bool().Draw(t, "mixed dtypes") {
-		d = rapid.SampledFrom(o.dtypes()).Draw(t, "b.dtype")
+	// the right operand: often the same dtype, to reach the kernels past promotion
+	bt := dt
+	if !slices.Contains(partners, dt) || d.coin() {
+		bt = pick(d, partners)
 	}
+	a := s.tensor(d, dt, c.Op, 0, bias{})
+	bb := bias{specials: opSpecials(c.Op, 1, bt)}
 	var b *tensor.Tensor
-	if shape := broadcastPartner(t, a.Shape); tensor.NumElements(shape) > o.maxElems() {
-		b = genFill(t, d, shape, "b") // the partner of a large tensor (LargeElems)
+	if shape := broadcastPartner(d, a.Shape); tensor.NumElements(shape) > s.g.opts.maxElems() {
+		b = d.fill(bt, shape, bb, s.tier) // the partner of a tier-sized tensor
 	} else {
-		b = genElements(t, d, shape, "b")
-	}
-	if rapid.Bool().Draw(t, "swap") {
-		a, b = b, a
+		b = s.g.elements(d, bt, shape, bb)
 	}
 	c.Args = []tensor.Arg{{Tensor: a}, {Tensor: b}}
 }
 
-// genScalar draws a host scalar as a program would write it.
-func genScalar(t *rapid.T) *tensor.Scalar {
-	switch rapid.IntRange(0, 2).Draw(t, "scalar kind") {
-	case 0:
-		text := rapid.SampledFrom([]string{"0", "1", "2", "-1", "3", "-7", "127", "255", "256", "300",
-			"2147483647", "2147483648", "-2147483649", "9223372036854775807"}).Draw(t, "int")
-		return &tensor.Scalar{Text: text, Kind: tensor.ScalarInt}
-	case 1:
-		text := rapid.SampledFrom([]string{"0.0", "1.0", "0.5", "-1.0", "2.5", "0.1", "-0.0", "2.0", "3.0",
-			"1e+20", "nan", "inf", "-inf", "16777217.0"}).Draw(t, "float")
-		return &tensor.Scalar{Text: text, Kind: tensor.ScalarFloat}
-	}
-	return &tensor.Scalar{Text: rapid.SampledFrom([]string{"true", "false"}).Draw(t, "bool"), Kind: tensor.ScalarBool}
-}
-
-func genIndexSelect(t *rapid.T, c *tensor.Case, o CaseOptions) {
-	src := genTensor(t, o, "src")
+func (s scope) indexSelect(d *draw, c *tensor.Case, dt tensor.DType) {
+	src := s.tensor(d, dt, c.Op, 0, bias{})
 	rank := max(src.Rank(), 1)
-	dim := rapid.IntRange(-rank, rank-1).Draw(t, "dim")
+	dim := d.between(-rank, rank-1)
 	size := 1
 	if src.Rank() > 0 {
-		nd := dim
-		if nd < 0 {
-			nd += src.Rank()
-		}
-		size = src.Shape[nd]
+		size = src.Shape[(dim+rank)%rank]
 	}
-	idxType := rapid.SampledFrom([]tensor.DType{tensor.I64, tensor.I32, tensor.U8, tensor.U32, tensor.I16,
-		tensor.I8, tensor.U16, tensor.U64, tensor.Bool, tensor.F32}).Draw(t, "index dtype")
-	n := rapid.IntRange(0, 4).Draw(t, "index len")
+	ids := indexDTypes
+	if s.sup != nil {
+		ids = s.sup.indexes[dt]
+	}
+	idxType := pick(d, ids)
+	n := d.between(0, 4)
 	idx := tensor.New(idxType, n)
 	for i := 0; i < n; i++ {
-		v := int64(rapid.IntRange(-size-1, size).Draw(t, "index"))
+		v := int64(d.between(-size-1, size))
+		if d.oneIn(16) {
+			v = int64(pick(d, []int{-size - 1, size, size + 1, 1 << 31, -1 << 31}))
+		}
 		if idxType.IsFloat() {
 			idx.SetFloat(i, float64(v))
 		} else {
@@ -260,10 +334,4 @@ func genIndexSelect(t *rapid.T, c *tensor.Case, o CaseOptions) {
 	}
 	c.Args = []tensor.Arg{{Tensor: src}, {Tensor: idx}}
 	c.Attrs.Dim = &dim
-}
-
-// genLiteral draws the text of a Python literal: a scalar or a (nested) list.
-func genLiteral(t *rapid.T) string {
-	return rapid.SampledFrom([]string{"[1.0, 2.0]", "[1, 2]", "3.5", "3", "[true, false]", "[[1, 2], [3, 4.0]]",
-		"[1, 2.5]", "[]", "[2147483648]", "[-1, 0, 1]", "[[1, 2], [3]]", "[1e+20]", "true"}).Draw(t, "literal")
 }

@@ -10,21 +10,6 @@ import (
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-// notModeled reports whether the model has not stated the case yet: its
-// outcome is unsupported by the rule tfuzz.not-modeled. Such cases say
-// nothing about the engine and are skipped.
-func notModeled(o tensor.Outcome) bool {
-	if o.Form != tensor.FormUnsupported {
-		return false
-	}
-	for _, r := range o.Rules {
-		if r == "tfuzz.not-modeled" {
-			return true
-		}
-	}
-	return false
-}
-
 // TestCPUEngineMatchesModel is the differential property for the CPU engine:
 // for every profile it claims, on generated cases it supports, its outcome
 // matches the model's. It runs the engine serially and split across
@@ -76,7 +61,7 @@ func checkEngineRound(t *testing.T, eng *cpu.Engine, profile string, opts CaseOp
 		c := GenCase(opts).Filter(func(c *tensor.Case) bool {
 			return eng.Supports(profile, c)
 		}).Draw(rt, "case")
-		if notModeled(model.Eval(profile, c)) {
+		if model.Eval(profile, c).NotModeled() {
 			*skipped++
 			return
 		}

@@ -1,8 +1,6 @@
 package props
 
 import (
-	"strings"
-
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -55,22 +53,6 @@ func (b ModelBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 }
 
 // NotModeled reports whether an outcome of the model says that the model
-// does not state this case (yet): an unsupported outcome that names no rule
-// (a profile the model does not have), whose message is the model speaking
-// of itself ("tfuzz: ... is not modeled yet", "tfuzz: unspecified for
-// burn: ..."), or that a rule named "...not-modeled" or "...unspecified"
-// decided.
-func NotModeled(o tensor.Outcome) bool {
-	if o.Form != tensor.FormUnsupported {
-		return false
-	}
-	if len(o.Rules) == 0 || strings.HasPrefix(o.Message, "tfuzz:") {
-		return true
-	}
-	for _, r := range o.Rules {
-		if strings.HasSuffix(r, "not-modeled") || strings.HasSuffix(r, ".unspecified") {
-			return true
-		}
-	}
-	return false
-}
+// does not state this case (yet): the rule that decided it states nothing,
+// or the profile is not modeled (tensor.CauseNotModeled).
+func NotModeled(o tensor.Outcome) bool { return o.NotModeled() }

@@ -3,109 +3,91 @@ package props
 import (
 	"math"
 
-	"pgregory.net/rapid"
-
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-// intEdges returns the interesting values of an integer dtype, as int64 bit
-// patterns of the dtype (u64 values above MaxInt64 appear negative).
-func intEdges(d tensor.DType) []int64 {
-	if d == tensor.Bool {
-		return []int64{0, 1}
-	}
-	min, max := d.MinInt(), d.MaxInt()
-	if d == tensor.U64 {
-		max = -1 // 2^64 - 1 as a bit pattern
-	}
-	edges := []int64{0, 1, 2, 7, min, max, min + 1, max - 1}
-	if d.IsSigned() {
-		edges = append(edges, -1, -2, -7)
-	}
-	for _, v := range []int64{127, 128, 255, 256, 300, 1 << 15, 1 << 16, 1<<24 - 1, 1 << 24, 1<<24 + 1,
-		1 << 31, 1<<31 + 1, 1 << 32, 1<<53 + 1, -129, -(1 << 31) - 1} {
-		if fitsInt(v, d) {
-			edges = append(edges, v)
-		}
-	}
-	return edges
+// bias steers the values drawn for one operand: the op's special operands
+// for it (a divisor's 0 and ±1, pow's exponents), and the dtype whose limits
+// matter most to the op (a cast's target).
+type bias struct {
+	specials []uint64     // bit patterns of the operand's dtype (component dtype for complex)
+	target   tensor.DType // tensor.Invalid: none
 }
 
-func fitsInt(v int64, d tensor.DType) bool {
-	if d.IsUnsigned() {
-		return v >= 0 && (d.Bits() == 64 || uint64(v) <= d.MaxUint())
-	}
-	return v >= d.MinInt() && v <= d.MaxInt()
-}
-
-// floatEdges returns the interesting values of a float dtype (exact in it).
-func floatEdges(d tensor.DType) []float64 {
-	c := d.Component()
-	smallestSubnormal := tensor.FloatFromBits(1, c)
-	smallestNormal := map[tensor.DType]float64{tensor.F16: 6.103515625e-05, tensor.BF16: 0x1p-126,
-		tensor.F32: 0x1p-126, tensor.F64: 0x1p-1022}[c]
-	edges := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, 2.5, -2.5, -1.7, 2.7,
-		math.NaN(), math.Inf(1), math.Inf(-1), tensor.MaxFloat(c), -tensor.MaxFloat(c),
-		smallestSubnormal, -smallestSubnormal, smallestNormal, 65504, 65520, 127.5, -128.5, 255.5, 256, 300,
-		1<<24 + 1, 1 << 31, -(1 << 31) - 1, 1 << 32, 1 << 63, 1e20, -1e20, 0.1, 1.0 / 3,
-		1 + 0x1p-11, 1 + 0x1p-8, 1 + 3*0x1p-11, 65535.5}
-	out := edges[:0]
-	for _, x := range edges {
-		out = append(out, tensor.RoundFloat(x, c))
-	}
-	return out
-}
-
-// elementGen draws one element of dtype d, biased to the edges, and stores it
-// at index i of t.
-func setElement(t *rapid.T, dst *tensor.Tensor, i int, label string) {
-	d := dst.DType
+// setElement draws element i of x: a special operand, a boundary value (of
+// the bias's target dtype half the time), a small value, a value anywhere in
+// the dtype's range, or any bit pattern.
+func (d *draw) setElement(x *tensor.Tensor, i int, b bias) {
 	switch {
-	case d == tensor.Bool:
-		dst.SetBool(i, rapid.Bool().Draw(t, label))
-	case d.IsInt():
-		dst.SetInt(i, intValue(d).Draw(t, label))
-	case d.IsComplex():
-		re := floatValue(d.Component()).Draw(t, label+".re")
-		im := floatValue(d.Component()).Draw(t, label+".im")
-		dst.SetComplex(i, complex(re, im))
+	case x.DType == tensor.Bool:
+		x.SetBits(i, d.word()&1)
+	case x.DType.IsComplex():
+		c := x.DType.Component()
+		re := tensor.FloatFromBits(d.valueBits(c, b), c)
+		im := tensor.FloatFromBits(d.valueBits(c, bias{}), c)
+		x.SetComplex(i, complex(re, im))
 	default:
-		dst.SetFloat(i, floatValue(d).Draw(t, label))
+		x.SetBits(i, d.valueBits(x.DType, b))
 	}
 }
 
-// intValue generates integers of d: edges half the time, small values, or any bit pattern.
-func intValue(d tensor.DType) *rapid.Generator[int64] {
-	edges := intEdges(d)
-	return rapid.OneOf(
-		rapid.SampledFrom(edges),
-		rapid.Int64Range(-8, 8).Filter(func(v int64) bool { return fitsInt(v, d) }),
-		rapid.Custom(func(t *rapid.T) int64 {
-			if d.Bits() == 64 {
-				return rapid.Int64().Draw(t, "bits")
+// valueBits draws the bit pattern of one value of the real dtype dt.
+func (d *draw) valueBits(dt tensor.DType, b bias) uint64 {
+	r := d.intn(20)
+	switch {
+	case r < 3 && len(b.specials) > 0:
+		return pick(d, b.specials)
+	case r < 10:
+		if b.target.Valid() && d.coin() {
+			if near := thePalette.near[dt][b.target.Component()]; len(near) > 0 {
+				return pick(d, near)
 			}
-			if d.IsUnsigned() {
-				return int64(rapid.Uint64Range(0, d.MaxUint()).Draw(t, "v"))
-			}
-			return rapid.Int64Range(d.MinInt(), d.MaxInt()).Draw(t, "v")
-		}),
-	)
+		}
+		return pick(d, thePalette.all[dt])
+	case r < 14:
+		return smallValue(d, dt)
+	case r < 17:
+		return rangeValue(d, dt)
+	}
+	w := d.word()
+	if dt.Bits() < 64 {
+		w &= 1<<dt.Bits() - 1
+	}
+	return w
 }
 
-// floatValue generates values of the float dtype d: edges, small halves and
-// integers, or any finite value of d.
-func floatValue(d tensor.DType) *rapid.Generator[float64] {
-	return rapid.OneOf(
-		rapid.SampledFrom(floatEdges(d)),
-		rapid.Custom(func(t *rapid.T) float64 {
-			return float64(rapid.IntRange(-16, 16).Draw(t, "halves")) / 2
-		}),
-		rapid.Custom(func(t *rapid.T) float64 {
-			return tensor.RoundFloat(rapid.Float64Range(-1e6, 1e6).Draw(t, "x"), d)
-		}),
-		rapid.Custom(func(t *rapid.T) float64 {
-			bits := rapid.Uint64Range(0, 1<<uint(d.Bits())-1).Draw(t, "bits")
-			return tensor.FloatFromBits(bits, d)
-		}),
-	)
+// smallValue draws an integer in [-8, 8] (as far as dt holds it), or for a
+// float a multiple of 1/2 in [-8, 8].
+func smallValue(d *draw, dt tensor.DType) uint64 {
+	v := int64(d.between(-16, 16))
+	if dt.IsFloat() {
+		return tensor.FloatBits(float64(v)/2, dt)
+	}
+	v /= 2
+	if dt.IsUnsigned() && v < 0 {
+		v = -v
+	}
+	return uint64(v) & (^uint64(0) >> (64 - dt.Bits()))
+}
+
+// rangeValue draws an integer anywhere in dt's range, or a float with a
+// random significand and an exponent within ±40 (finite in every float
+// dtype but f16, where it overflows to ±inf now and then).
+func rangeValue(d *draw, dt tensor.DType) uint64 {
+	if dt.IsInt() {
+		return d.word() & (^uint64(0) >> (64 - dt.Bits()))
+	}
+	frac := float64(d.word()>>11) / (1 << 53) // [0, 1)
+	x := math.Ldexp(1+frac, d.between(-40, 40))
+	if d.coin() {
+		x = -x
+	}
+	return tensor.FloatBits(x, dt)
+}
+
+// fillElements draws every element of x.
+func (d *draw) fillElements(x *tensor.Tensor, b bias) {
+	for i := 0; i < x.Len(); i++ {
+		d.setElement(x, i, b)
+	}
 }

@@ -16,3 +16,20 @@ type Backend interface {
 	// backend, which the harness reports as its own kind of finding.
 	Eval(profile string, c *Case) Outcome
 }
+
+// PathSize is a tensor size at which a backend's code changes path: a
+// goroutine split, a tile, a block of a summation order, streaming stores.
+// Generators draw a share of their cases at and around each one, so that a
+// campaign reaches the paths a small random case never does.
+type PathSize struct {
+	Name     string   // what changes there, for progress lines ("goroutine split")
+	Elements int      // the element count at which the path changes
+	Dim      bool     // Elements is the length of one dimension (a row, a reduced dim), not of the whole tensor
+	Align    int      // the tensor is cut into pieces aligned to this many elements (0: not cut)
+	Ops      []string // the ops whose path changes (nil: every op that takes a tensor)
+}
+
+// PathSizer is a Backend that states the sizes where its paths change.
+type PathSizer interface {
+	PathSizes() []PathSize
+}

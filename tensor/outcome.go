@@ -46,6 +46,20 @@ func validErrorClass(c ErrorClass) bool {
 	return false
 }
 
+// Cause says who speaks in an outcome. Most outcomes are a framework's
+// answer (or the model's statement of it); two kinds are not, and every
+// count must keep them apart from real answers: the model saying it states
+// nothing for the case (yet), and the harness saying it could not get an
+// answer (an adapter that did not start or broke the protocol). Neither is
+// written to case files: it lives only while tfuzz runs.
+type Cause uint8
+
+const (
+	CauseAnswer     Cause = iota // the framework's answer, as the model or a backend states it
+	CauseNotModeled              // the model states no outcome for this case (yet)
+	CauseHarness                 // the harness failed to get an answer: infrastructure, not a finding
+)
+
 // Outcome is what one framework configuration does with one case.
 type Outcome struct {
 	Form     Form
@@ -55,6 +69,19 @@ type Outcome struct {
 	Signal   string     // FormCrash: "SIGFPE", "SIGSEGV", "SIGABRT", ...
 	Warnings []string   // recorded, not compared
 	Rules    []string   // names of the model rules that decided it; recorded, not compared
+	Cause    Cause      // who speaks; not encoded (see Cause)
+}
+
+// NotModeled reports whether the model said it states no outcome for the case.
+func (o Outcome) NotModeled() bool { return o.Cause == CauseNotModeled }
+
+// HarnessFailure reports whether the harness could not get an answer.
+func (o Outcome) HarnessFailure() bool { return o.Cause == CauseHarness }
+
+// HarnessFailureOutcome returns the outcome of a harness that could not get
+// an answer (an adapter that did not start, broke the protocol, ...).
+func HarnessFailureOutcome(format string, args ...any) Outcome {
+	return Outcome{Form: FormUnsupported, Message: fmt.Sprintf(format, args...), Cause: CauseHarness}
 }
 
 // Value returns a value outcome.

@@ -1,0 +1,216 @@
+package props
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Aiming: a check can fail only where the model states an outcome that a
+// wrong implementation could miss. A case the profile answers `unsupported`
+// (candle has no f64 + f32, tenferro no i8) is compared on its form alone,
+// so a generator that ignores what a profile supports spends most of its
+// cases there (87% of tenferro's, before aiming). A support table, probed
+// from the model once per profile with one small case per (op, dtypes)
+// combination, lets the generator draw mostly what the profile answers with
+// a value, an error, a panic or a crash, and still, one case in exploreOneIn,
+// anything at all, so that the unsupported answers stay checked too.
+
+// exploreOneIn is how often an aimed draw ignores the support table.
+const exploreOneIn = 10
+
+// support is what one profile answers with more than `unsupported`.
+type support struct {
+	ops      []string                      // ops with at least one supported dtype
+	dtypes   map[string][]tensor.DType     // op -> main input dtypes
+	partners map[opDType][]tensor.DType    // binary op and left dtype -> right tensor dtypes
+	scalars  map[opDType][]scalarPlacement // binary op and tensor dtype -> scalar kinds and sides
+	casts    map[tensor.DType][]tensor.DType
+	indexes  map[tensor.DType][]tensor.DType // index_select source dtype -> index dtypes
+	rust     bool                            // literals in Rust syntax (candle, burn, tenferro)
+}
+
+type opDType struct {
+	op string
+	d  tensor.DType
+}
+
+type scalarPlacement struct {
+	kind tensor.ScalarKind
+	left bool
+}
+
+var (
+	supportMu    sync.Mutex
+	supportCache = map[string]*support{}
+)
+
+// supportOf returns the support table of profile, probing the model the
+// first time.
+func supportOf(profile string) *support {
+	supportMu.Lock()
+	defer supportMu.Unlock()
+	if s, ok := supportCache[profile]; ok {
+		return s
+	}
+	s := probeSupport(profile)
+	supportCache[profile] = s
+	return s
+}
+
+// indexDTypes are the index dtypes index_select cases use.
+var indexDTypes = []tensor.DType{tensor.I64, tensor.I32, tensor.U8, tensor.U32, tensor.I16,
+	tensor.I8, tensor.U16, tensor.U64, tensor.Bool, tensor.F32}
+
+func probeSupport(profile string) *support {
+	s := &support{dtypes: map[string][]tensor.DType{}, partners: map[opDType][]tensor.DType{},
+		scalars: map[opDType][]scalarPlacement{}, casts: map[tensor.DType][]tensor.DType{},
+		indexes: map[tensor.DType][]tensor.DType{}}
+	fw, _, _ := strings.Cut(profile, "/")
+	s.rust = fw == "candle" || fw == "burn" || fw == "tenferro"
+	answers := func(c *tensor.Case) bool { return model.Eval(profile, c).Form != tensor.FormUnsupported }
+	for _, op := range tensor.Ops {
+		var ds []tensor.DType
+		switch op.Class {
+		case tensor.ClassBinary:
+			for _, a := range tensor.AllDTypes {
+				ok := false
+				for _, b := range tensor.AllDTypes {
+					if answers(probeCase(op.Name, tensor.Arg{Tensor: probeTensor(a)}, tensor.Arg{Tensor: probeTensor(b)})) {
+						s.partners[opDType{op.Name, a}] = append(s.partners[opDType{op.Name, a}], b)
+						ok = true
+					}
+				}
+				for _, k := range []tensor.ScalarKind{tensor.ScalarInt, tensor.ScalarFloat, tensor.ScalarBool} {
+					for _, left := range []bool{false, true} {
+						args := []tensor.Arg{{Tensor: probeTensor(a)}, {Scalar: probeScalar(k)}}
+						if left {
+							args[0], args[1] = args[1], args[0]
+						}
+						if answers(probeCase(op.Name, args...)) {
+							key := opDType{op.Name, a}
+							s.scalars[key] = append(s.scalars[key], scalarPlacement{k, left})
+							ok = true
+						}
+					}
+				}
+				if ok {
+					ds = append(ds, a)
+				}
+			}
+		case tensor.ClassCast:
+			for _, a := range tensor.AllDTypes {
+				for _, to := range tensor.AllDTypes {
+					c := probeCase(op.Name, tensor.Arg{Tensor: probeTensor(a)})
+					c.Attrs.To = to
+					if answers(c) {
+						s.casts[a] = append(s.casts[a], to)
+					}
+				}
+				if len(s.casts[a]) > 0 {
+					ds = append(ds, a)
+				}
+			}
+		case tensor.ClassIndexSelect:
+			for _, a := range tensor.AllDTypes {
+				for _, id := range indexDTypes {
+					idx := tensor.New(id, 1)
+					c := probeCase(op.Name, tensor.Arg{Tensor: probeTensor(a)}, tensor.Arg{Tensor: idx})
+					c.Attrs.Dim = new(int)
+					if answers(c) {
+						s.indexes[a] = append(s.indexes[a], id)
+					}
+				}
+				if len(s.indexes[a]) > 0 {
+					ds = append(ds, a)
+				}
+			}
+		case tensor.ClassUnary, tensor.ClassReduce, tensor.ClassCumsum, tensor.ClassToHost:
+			for _, a := range tensor.AllDTypes {
+				c := probeCase(op.Name, tensor.Arg{Tensor: probeTensor(a)})
+				switch op.Class {
+				case tensor.ClassCumsum:
+					c.Attrs.Dim = new(int)
+				case tensor.ClassToHost:
+					c.Attrs.DType, c.Attrs.Rank = a, new(int)
+					*c.Attrs.Rank = 1
+				}
+				if answers(c) {
+					ds = append(ds, a)
+				}
+			}
+		default: // creation ops take no tensor: probe each dtype the op can be asked for
+			ds = probeCreation(op, s.rust, answers)
+		}
+		if len(ds) > 0 {
+			s.ops = append(s.ops, op.Name)
+			s.dtypes[op.Name] = ds
+		}
+	}
+	return s
+}
+
+// probeCreation returns the dtypes for which a creation op answers: the
+// zeros dtypes and from_vec data dtypes it accepts, or for the literal ops
+// any dtype when some literal is accepted.
+func probeCreation(op tensor.OpInfo, rust bool, answers func(*tensor.Case) bool) []tensor.DType {
+	var ds []tensor.DType
+	switch op.Class {
+	case tensor.ClassZeros:
+		for _, d := range tensor.AllDTypes {
+			c := &tensor.Case{Op: op.Name, Attrs: tensor.Attrs{Shape: []int{2}, DType: d}}
+			if answers(c) {
+				ds = append(ds, d)
+			}
+		}
+	case tensor.ClassFromVec:
+		for _, d := range tensor.AllDTypes {
+			c := probeCase(op.Name, tensor.Arg{Tensor: probeTensor(d)})
+			c.Attrs.Shape = []int{2}
+			if answers(c) {
+				ds = append(ds, d)
+			}
+		}
+	case tensor.ClassFromLiteral, tensor.ClassArange:
+		for _, text := range []string{"[1, 2]", "[1.0, 2.0]", "2", "[true, false]"} {
+			c := &tensor.Case{Op: op.Name}
+			if op.Class == tensor.ClassArange {
+				start, end := "0", text
+				if strings.HasPrefix(text, "[") {
+					continue
+				}
+				c.Attrs.Start, c.Attrs.End = &start, &end
+			} else {
+				c.Attrs.Literal = &text
+			}
+			if answers(c) {
+				return tensor.AllDTypes
+			}
+		}
+	}
+	return ds
+}
+
+// probeTensor is the probe input of dtype d: [1, 2].
+func probeTensor(d tensor.DType) *tensor.Tensor {
+	x := tensor.New(d, 2)
+	for i := 0; i < 2; i++ {
+		if d.IsInt() || d == tensor.Bool {
+			x.SetInt(i, int64(i+1))
+		} else {
+			x.SetFloat(i, float64(i+1))
+		}
+	}
+	return x
+}
+
+func probeScalar(k tensor.ScalarKind) *tensor.Scalar {
+	text := map[tensor.ScalarKind]string{tensor.ScalarInt: "2", tensor.ScalarFloat: "2.0", tensor.ScalarBool: "true"}[k]
+	return &tensor.Scalar{Text: text, Kind: k}
+}
+
+func probeCase(op string, args ...tensor.Arg) *tensor.Case {
+	return &tensor.Case{Op: op, Args: args}
+}

@@ -1,0 +1,188 @@
+package props
+
+import (
+	"slices"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// Size tiers: a backend changes code path at sizes a small random case never
+// reaches (a goroutine split at 2^16 elements, streaming stores at 2^20,
+// summation blocks, tiles). Each such size a backend states
+// (tensor.PathSize) becomes a tier: a share of the cases is drawn at and
+// around it, for the ops whose path changes there. A tier-sized tensor costs
+// a few dozen draws, not one per element (fill), and its edge values sit at
+// index 0, at the last index and at the boundaries of the pieces the size is
+// cut into.
+//
+// The share of a tier is inversely proportional to its size, so that each
+// tier costs about the same time: tierBudget is the number of tier elements
+// a drawn case carries on average, summed over the tiers.
+
+// tierBudget is the expected number of tier-sized elements per drawn case.
+// Small cases cost a few microseconds; a tier element costs about 0.1 µs
+// (the model's exact arithmetic dominates), so 24 elements a case keep the
+// tiers near a third of a campaign's time.
+const tierBudget = 24
+
+// Tier is one size tier: a path size of a backend, and how often to draw it.
+type Tier struct {
+	tensor.PathSize
+	perMillion int // cases per million drawn in this tier
+}
+
+// Name is the tier's name as progress lines print it.
+func (t *Tier) Name() string { return t.PathSize.Name }
+
+// TiersOf returns the size tiers of a backend: one per path size it states
+// (none for a backend that states none, such as an adapter, whose cases
+// cross a pipe and are better kept small).
+func TiersOf(b tensor.Backend) []Tier {
+	ps, ok := b.(tensor.PathSizer)
+	if !ok {
+		return nil
+	}
+	sizes := ps.PathSizes()
+	tiers := make([]Tier, len(sizes))
+	for i, s := range sizes {
+		tiers[i] = Tier{PathSize: s,
+			perMillion: max(1, int(1e6*float64(tierBudget)/float64(len(sizes))/float64(max(s.Elements, 1))))}
+	}
+	return tiers
+}
+
+// tier draws which tier a case is drawn in (-1: none).
+func (d *draw) tier(tiers []Tier) int {
+	if len(tiers) == 0 {
+		return -1
+	}
+	r := d.intn(1_000_000)
+	for i := range tiers {
+		if r < tiers[i].perMillion {
+			return i
+		}
+		r -= tiers[i].perMillion
+	}
+	return -1
+}
+
+// reaches reports whether op's path changes at the tier's size.
+func (t *Tier) reaches(op string) bool {
+	if len(t.Ops) > 0 {
+		return slices.Contains(t.Ops, op)
+	}
+	info, _ := tensor.LookupOp(op)
+	switch info.Class {
+	case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce, tensor.ClassCumsum:
+		return true
+	}
+	return false
+}
+
+// size draws an element count at or around the tier's size: one below, at,
+// one above, a few multiples, or anywhere up to half again as large.
+func (t *Tier) size(d *draw) int {
+	e := t.Elements
+	align := max(t.Align, 1)
+	var n int
+	switch d.intn(8) {
+	case 0:
+		n = e - 1
+	case 1:
+		n = e
+	case 2:
+		n = e + 1
+	case 3:
+		n = e*d.between(2, 3) + d.between(-1, 1)
+	case 4:
+		n = e + align*d.between(1, 8) + d.between(-1, 1)
+	default:
+		n = e + d.intn(e/2+1)
+	}
+	return min(max(n, 1), tensor.MaxElements)
+}
+
+// shape draws the shape of a tier tensor of about size elements: 1-D, or,
+// for a size of a dimension (Dim), a few rows of that length or that many
+// rows of a few columns; otherwise sometimes 2-D.
+func (t *Tier) shape(d *draw, size int) []int {
+	if t.Dim {
+		k := d.between(1, 3)
+		switch d.intn(3) {
+		case 0:
+			return []int{size}
+		case 1:
+			return []int{k, size}
+		}
+		return []int{size, k}
+	}
+	if d.oneIn(3) {
+		cols := pick(d, []int{2, 3, 7, 8, 64, 513})
+		return []int{max(size/cols, 1), cols}
+	}
+	return []int{size}
+}
+
+// tensor draws a tensor of the tier.
+func (t *Tier) tensor(d *draw, dt tensor.DType, b bias) *tensor.Tensor {
+	return d.fill(dt, t.shape(d, t.size(d)), b, t)
+}
+
+// fill draws a tensor of any size in a few draws: a palette of four drawn
+// values, a seed from which a xorshift picks each element's palette entry,
+// and edge values drawn on their own at index 0, at the last index and at
+// the boundaries where the tier's size splits it (tier may be nil).
+func (d *draw) fill(dt tensor.DType, shape []int, b bias, tier *Tier) *tensor.Tensor {
+	x := tensor.New(dt, shape...)
+	n := x.Len()
+	if n == 0 {
+		return x
+	}
+	pal := tensor.New(dt, 4)
+	d.fillElements(pal, b)
+	s := d.word() | 1
+	words := len(x.Data) / n
+	for i := 0; i < n; i++ {
+		s ^= s << 13
+		s ^= s >> 7
+		s ^= s << 17
+		k := int(s % 4)
+		copy(x.Data[i*words:i*words+words], pal.Data[k*words:k*words+words])
+	}
+	d.setElement(x, 0, b)
+	d.setElement(x, n-1, b)
+	for _, i := range boundaries(n, tier) {
+		d.setElement(x, i, b)
+	}
+	return x
+}
+
+// boundaries returns the indices next to the places where a tensor of n
+// elements is cut: multiples of the tier's size, and the ends of the pieces
+// of a split into 2 to 16 pieces aligned to the tier's alignment (the
+// engine's goroutine pieces).
+func boundaries(n int, tier *Tier) []int {
+	if tier == nil {
+		return nil
+	}
+	var out []int
+	add := func(i int) {
+		if i > 0 && i < n-1 && !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	for m := tier.Elements; m < n && len(out) < 16; m += tier.Elements {
+		add(m - 1)
+		add(m)
+	}
+	if tier.Align > 0 {
+		for _, k := range []int{2, 4, 8, 16} {
+			per := (n/k + tier.Align - 1) / tier.Align * tier.Align
+			for j := 1; j < k; j++ {
+				add(j*per - 1)
+				add(j * per)
+			}
+		}
+	}
+	return out
+}
