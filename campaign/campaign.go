@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,10 @@ type Config struct {
 	Progress      io.Writer     // progress lines; nil: none
 	ProgressEvery time.Duration // default 5s
 	MaxShrinkRuns int           // evaluations spent shrinking one finding; default 2000
+	// MaxShrinkTime bounds the time spent shrinking one finding (default
+	// 20s): a finding on a tier-sized case costs milliseconds per
+	// evaluation. Shrinking also ends with the campaign.
+	MaxShrinkTime time.Duration
 	// StopAfterFindings ends the campaign once this run has written that
 	// many new findings (0: no limit); cases in flight finish first.
 	StopAfterFindings int
@@ -48,11 +53,15 @@ type Config struct {
 // Stats summarize a campaign.
 type Stats struct {
 	Seed             uint64
-	Cases            int64 // cases drawn by this run
-	Checked          int64 // cases a backend supported and was checked on
-	Divergent        int64 // checked cases that diverged
-	NewFindings      int   // signatures first written by this run
-	Findings         int   // signatures in the findings folder
+	Cases            int64           // cases drawn by this run
+	Checked          int64           // cases a backend supported and was checked on
+	Divergent        int64           // checked cases that diverged, or on which the backend panicked
+	Counts           Counts          // what became of the cases, by outcome form
+	Targets          []ProfileCounts // the same per target
+	Tiers            []TierCount     // cases drawn per size tier
+	Workers          int
+	NewFindings      int // signatures first written by this run
+	Findings         int // signatures in the findings folder
 	Elapsed          time.Duration
 	Next             int64 // the checkpoint: index of the first case not yet done
 	ShrunkElements   []int // per new finding: elements of the shrunk case
@@ -77,7 +86,8 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.GenCase(cfg.Gen)}
+	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.NewGen(cfg.Gen)}
+	r.aimTargets()
 	r.next.Store(st.Next)
 	if cfg.Duration > 0 {
 		var cancel context.CancelFunc
@@ -122,6 +132,9 @@ func (c *Config) Defaults() {
 	if c.MaxShrinkRuns <= 0 {
 		c.MaxShrinkRuns = 2000
 	}
+	if c.MaxShrinkTime <= 0 {
+		c.MaxShrinkTime = defaultShrinkTime
+	}
 }
 
 type runner struct {
@@ -130,13 +143,19 @@ type runner struct {
 	state    *state
 	first    int64 // the checkpoint this run started from; MaxCases counts from it
 	start    time.Time
-	gen      interface{ Example(...int) *tensor.Case }
+	gen      *props.Gen
 	stop     context.CancelFunc // ends the campaign early (StopAfterFindings)
 	next     atomic.Int64       // next local index to hand out
 	inflight []atomic.Int64
-	cases    atomic.Int64
-	checked  atomic.Int64
-	diverged atomic.Int64
+
+	aims      []props.Aim    // per target: its profile and its backend's size tiers
+	counts    []liveCounts   // per target
+	tierNames []string       // "small", then every tier name of any target
+	tierOf    [][]int        // per target, per tier of its aim: index in tierNames
+	tierCases []atomic.Int64 // per tier name
+	tierNanos []atomic.Int64 // per tier name: time spent drawing and checking its cases
+	harnessMu sync.Mutex
+	harness   map[string]bool // harness failures already reported, by message
 
 	mu       sync.Mutex
 	err      error
@@ -161,32 +180,71 @@ func (r *runner) work(ctx context.Context, w int) {
 			return
 		}
 		r.inflight[w].Store(j)
-		r.runCase(j)
+		r.runCase(ctx, j)
 		r.inflight[w].Store(-1)
 	}
 }
 
-// runCase draws, checks and (on a divergence) shrinks and stores local case j.
-func (r *runner) runCase(j int64) {
-	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
+// aimTargets prepares, per target, what its cases aim at (its profile's
+// support and its backend's size tiers) and the counters.
+func (r *runner) aimTargets() {
+	r.aims = make([]props.Aim, len(r.cfg.Targets))
+	for k, t := range r.cfg.Targets {
+		r.aims[k] = props.Aim{Profile: t.Profile, Tiers: props.TiersOf(t.Backend)}
+	}
+	r.counts = make([]liveCounts, len(r.cfg.Targets))
+	r.tierNames = tierNames(r.aims)
+	r.tierCases = make([]atomic.Int64, len(r.tierNames))
+	r.tierNanos = make([]atomic.Int64, len(r.tierNames))
+	r.tierOf = make([][]int, len(r.aims))
+	for k, a := range r.aims {
+		for i := range a.Tiers {
+			r.tierOf[k] = append(r.tierOf[k], slices.Index(r.tierNames, a.Tiers[i].Name()))
+		}
+	}
+	r.harness = map[string]bool{}
+}
+
+// drawCase draws global case i: its target, and the case aimed at it.
+func (r *runner) drawCase(i int64) (k int, c *tensor.Case, tier int) {
 	seed := caseSeed(r.cfg.Seed, i)
-	target := r.cfg.Targets[seed%uint64(len(r.cfg.Targets))]
-	c := r.gen.Example(int(seed >> 1))
-	r.cases.Add(1)
+	k = int(seed % uint64(len(r.cfg.Targets)))
+	c, tier = r.gen.Draw(props.NewStream(seed), r.aims[k])
+	return k, c, tier
+}
+
+// runCase draws, checks and (on a divergence) shrinks and stores local case j.
+func (r *runner) runCase(ctx context.Context, j int64) {
+	start := time.Now()
+	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
+	k, c, tier := r.drawCase(i)
+	target, count := r.cfg.Targets[k], &r.counts[k]
+	count.cases.Add(1)
+	ti := 0
+	if tier >= 0 {
+		ti = r.tierOf[k][tier]
+	}
+	r.tierCases[ti].Add(1)
 	if !target.Backend.Supports(target.Profile, c) {
+		count.declined.Add(1)
+		r.tierNanos[ti].Add(int64(time.Since(start)))
 		return
 	}
-	r.checked.Add(1)
-	f := props.Differential(target.Backend, target.Profile, c)
-	if f == nil {
+	f := props.Check(target.Backend, target.Profile, c)
+	count.tally(f)
+	r.tierNanos[ti].Add(int64(time.Since(start)))
+	if !f.Failed() {
 		return
 	}
-	r.diverged.Add(1)
+	if f.Got.HarnessFailure() {
+		r.reportHarness(f)
+		return
+	}
 	if r.store.seen(f.Signature()) {
 		return
 	}
 	original := caseElements(c)
-	shrunk := r.shrink(f)
+	shrunk := r.shrink(ctx, f)
 	isNew, err := r.store.add(shrunk, FindingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
 	if err != nil {
 		r.fail(err)
@@ -204,15 +262,30 @@ func (r *runner) runCase(j int64) {
 	}
 }
 
-// shrink minimizes a finding of one of the campaign's targets.
-func (r *runner) shrink(f *props.Finding) *props.Finding {
-	return ShrinkFinding(targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
+// shrink minimizes a finding of one of the campaign's targets, until the
+// shrink budget is spent or the campaign ends.
+func (r *runner) shrink(ctx context.Context, f *props.Finding) *props.Finding {
+	deadline := time.Now().Add(r.cfg.MaxShrinkTime)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return shrinkUntil(targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns, deadline, ctx.Done())
 }
+
+// defaultShrinkTime bounds the time ShrinkFinding spends on one finding.
+const defaultShrinkTime = 20 * time.Second
 
 // ShrinkFinding minimizes a finding of backend b while b keeps diverging on
 // the same profile with the same kind of divergence and the same outcome
-// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0).
+// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0) and
+// defaultShrinkTime.
 func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
+	return shrinkUntil(b, f, maxRuns, time.Now().Add(defaultShrinkTime), nil)
+}
+
+// shrinkUntil is ShrinkFinding with a deadline, ending early when stop is
+// closed; it returns the smallest failing case found so far.
+func shrinkUntil(b tensor.Backend, f *props.Finding, maxRuns int, deadline time.Time, stop <-chan struct{}) *props.Finding {
 	if maxRuns <= 0 {
 		maxRuns = 2000
 	}
@@ -220,7 +293,7 @@ func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Findi
 	runs := 0
 	props.Shrink(f.Case, func(c *tensor.Case) bool {
 		runs++
-		if runs > maxRuns {
+		if runs > maxRuns || time.Now().After(deadline) || isClosed(stop) {
 			return false
 		}
 		g := props.Differential(b, f.Profile, c)
@@ -231,6 +304,15 @@ func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Findi
 		return true
 	})
 	return best
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 func targetBackend(f *props.Finding, targets []Target) tensor.Backend {
@@ -256,6 +338,19 @@ func caseElements(c *tensor.Case) int {
 		}
 	}
 	return n
+}
+
+// reportHarness prints a harness failure (an adapter that did not start or
+// broke the protocol) once per message: it says nothing about the
+// implementation, so it is neither shrunk nor stored as a finding.
+func (r *runner) reportHarness(f *props.Finding) {
+	r.harnessMu.Lock()
+	defer r.harnessMu.Unlock()
+	if r.harness[f.Got.Message] || r.cfg.Progress == nil {
+		return
+	}
+	r.harness[f.Got.Message] = true
+	fmt.Fprintf(r.cfg.Progress, "tfuzz: harness failure (not a finding): %v\n", f)
 }
 
 func (r *runner) fail(err error) {
@@ -288,6 +383,11 @@ func (r *runner) checkpoint() {
 	r.state.Next = max(r.state.Next, low)
 	err := r.state.save(r.cfg.OutDir)
 	r.mu.Unlock()
+	if err == nil {
+		s := r.stats()
+		err = summary{Seed: s.Seed, Elapsed: s.Elapsed.Seconds(), Workers: s.Workers, Total: s.Counts,
+			Targets: s.Targets, Tiers: s.Tiers, Findings: s.Findings}.save(r.cfg.OutDir)
+	}
 	if err != nil {
 		r.fail(err)
 	}
@@ -312,14 +412,34 @@ func (r *runner) progressLine() {
 		return
 	}
 	el := time.Since(r.start)
-	n := r.cases.Load()
-	fmt.Fprintf(r.cfg.Progress, "tfuzz: %6s  cases %d (%.0f/s)  checked %d  diverged %d  findings %d signatures\n",
-		el.Round(time.Second), n, float64(n)/max(el.Seconds(), 1e-9), r.checked.Load(), r.diverged.Load(), r.store.count())
+	s := r.stats()
+	c := s.Counts
+	fmt.Fprintf(r.cfg.Progress, "tfuzz: %6s  cases %d (%.0f/s/core)  checks %d (%s; value-or-error %.0f/s/core)  declined %d  diverged %d  findings %d signatures\n",
+		el.Round(time.Second), c.Cases, s.PerCore(c.Cases), c.Checked(), c.FormSplit(), s.PerCore(c.ValueOrError()),
+		c.Declined, s.Divergent, s.Findings)
+	fmt.Fprintf(r.cfg.Progress, "tfuzz:         tiers: %s\n", TierLine(s.Tiers))
+}
+
+// PerCore is n per second per worker over the run's elapsed time.
+func (s Stats) PerCore(n int64) float64 {
+	return float64(n) / max(s.Elapsed.Seconds(), 1e-9) / float64(max(s.Workers, 1))
 }
 
 func (r *runner) stats() Stats {
-	s := Stats{Seed: r.cfg.Seed, Cases: r.cases.Load(), Checked: r.checked.Load(), Divergent: r.diverged.Load(),
-		Findings: r.store.count(), Elapsed: time.Since(r.start), Next: r.state.Next}
+	s := Stats{Seed: r.cfg.Seed, Findings: r.store.count(), Elapsed: time.Since(r.start), Next: r.state.Next,
+		Workers: r.cfg.Workers}
+	for k, t := range r.cfg.Targets {
+		c := r.counts[k].snapshot()
+		s.Targets = append(s.Targets, ProfileCounts{Target: t.String(), Counts: c})
+		s.Counts.Add(c)
+	}
+	for i, name := range r.tierNames {
+		s.Tiers = append(s.Tiers, TierCount{Name: name, Cases: r.tierCases[i].Load(),
+			Seconds: time.Duration(r.tierNanos[i].Load()).Seconds()})
+	}
+	c := s.Counts
+	s.Cases, s.Checked = c.Cases, c.Checked()
+	s.Divergent = c.Diverged.total() + c.BackendPanics
 	for _, sz := range r.newSizes {
 		s.OriginalElements = append(s.OriginalElements, sz[0])
 		s.ShrunkElements = append(s.ShrunkElements, sz[1])

@@ -341,8 +341,10 @@ func (e *evaluation) candleCumsum() tensor.Outcome {
 			xs[k] = t.Float(i)
 			finite = finite && !math.IsNaN(xs[k]) && !math.IsInf(xs[k], 0)
 		}
+		var acc exactSum
 		for k, i := range row {
-			v, ok := rustExactSum(xs[:k+1], d)
+			acc.add(xs[k])
+			v, ok := acc.value(d)
 			out.SetFloat(i, v)
 			if !ok || !finite {
 				out.SetUnspecified(i)

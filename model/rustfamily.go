@@ -205,43 +205,59 @@ func rustFloatOp(op string, a, b float64, d tensor.DType) float64 {
 // parallel or SIMD reduction could change the bits. A zero sum is +0 (the
 // accumulators start at +0).
 func rustExactSum(xs []float64, d tensor.DType) (float64, bool) {
-	prec := formatOf(d).prec
-	var posInf, negInf, nan bool
-	q := math.Inf(1)
-	abs, sum, nonzero := 0.0, 0.0, 0
+	var s exactSum
 	for _, x := range xs {
-		switch {
-		case math.IsNaN(x):
-			nan = true
-		case math.IsInf(x, 1):
-			posInf = true
-		case math.IsInf(x, -1):
-			negInf = true
-		case x != 0:
-			nonzero++
-			q = math.Min(q, quantumOf(x))
-			abs += math.Abs(x)
-			sum += x
-		}
+		s.add(x)
 	}
+	return s.value(d)
+}
+
+// exactSum is rustExactSum's running state, so that a prefix sum (cumsum)
+// costs one add per element.
+type exactSum struct {
+	posInf, negInf, nan bool
+	q, abs, sum         float64 // q: the smallest quantum seen (0: none yet)
+	nonzero             int
+}
+
+func (s *exactSum) add(x float64) {
 	switch {
-	case nan || (posInf && negInf):
+	case math.IsNaN(x):
+		s.nan = true
+	case math.IsInf(x, 1):
+		s.posInf = true
+	case math.IsInf(x, -1):
+		s.negInf = true
+	case x != 0:
+		s.nonzero++
+		if q := quantumOf(x); s.q == 0 || q < s.q {
+			s.q = q
+		}
+		s.abs += math.Abs(x)
+		s.sum += x
+	}
+}
+
+func (s *exactSum) value(d tensor.DType) (float64, bool) {
+	prec := formatOf(d).prec
+	switch {
+	case s.nan || (s.posInf && s.negInf):
 		return math.NaN(), true
-	case posInf || negInf:
-		if abs < tensor.MaxFloat(d)/2 {
-			return math.Inf(map[bool]int{true: 1, false: -1}[posInf]), true
+	case s.posInf || s.negInf:
+		if s.abs < tensor.MaxFloat(d)/2 {
+			return math.Inf(map[bool]int{true: 1, false: -1}[s.posInf]), true
 		}
 		return 0, false
-	case abs == 0:
+	case s.abs == 0:
 		return 0, true
-	case nonzero <= 2: // one rounding, the same in every order
-		return roundTo(sum, d), true
+	case s.nonzero <= 2: // one rounding, the same in every order
+		return roundTo(s.sum, d), true
 	}
 	// abs and sum are exact in float64 when abs < 2^prec q (prec <= 53).
-	if abs >= math.Ldexp(q, prec) || abs > tensor.MaxFloat(d) {
+	if s.abs >= math.Ldexp(s.q, prec) || s.abs > tensor.MaxFloat(d) {
 		return 0, false
 	}
-	return sum + 0, true
+	return s.sum + 0, true
 }
 
 // quantumOf returns the value of the lowest set bit of the nonzero finite x.

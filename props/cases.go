@@ -2,6 +2,7 @@ package props
 
 import (
 	"slices"
+	"sync"
 
 	"pgregory.net/rapid"
 
@@ -39,6 +40,13 @@ type Gen struct {
 	opts   CaseOptions
 	ops    []string
 	dtypes []tensor.DType
+	scopes sync.Map // scopeKey -> *scope, computed once
+}
+
+// scopeKey names a scope: the profile aimed at ("" unaimed) and the tier.
+type scopeKey struct {
+	profile string
+	tier    *Tier
 }
 
 // NewGen returns a generator of cases limited by o.
@@ -69,17 +77,21 @@ func GenCase(o CaseOptions) *rapid.Generator[*tensor.Case] {
 // the size tier it was drawn in (-1: an ordinary small case).
 func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
 	d := &draw{src: src}
-	var sup *support
-	if aim.Profile != "" && !d.oneIn(exploreOneIn) {
-		sup = supportOf(aim.Profile)
+	profile := aim.Profile
+	if d.oneIn(exploreOneIn) {
+		profile = ""
 	}
 	tier := d.tier(aim.Tiers)
-	s := g.scope(sup, tier, aim.Tiers)
+	var t *Tier
+	if tier >= 0 {
+		t = &aim.Tiers[tier]
+	}
+	s := g.scope(profile, t)
 	if len(s.ops) == 0 { // the tier reaches no op this generator may draw
-		tier, s = -1, g.scope(sup, -1, nil)
+		tier, s = -1, g.scope(profile, nil)
 	}
 	if len(s.ops) == 0 { // the profile answers none of the allowed ops: draw unaimed
-		s = g.scope(nil, -1, nil)
+		s = g.scope("", nil)
 	}
 	c := s.draw(d)
 	if g.opts.Views {
@@ -88,58 +100,57 @@ func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
 	return c, tier
 }
 
-// scope is what one draw may choose from.
+// scope is what one draw may choose from: the ops (and their main input
+// dtypes) that the generator's options allow, that the profile answers (when
+// aimed) and whose path changes at the tier's size (when in a tier).
 type scope struct {
 	g      *Gen
 	sup    *support // nil: unaimed
 	ops    []string
-	tier   *Tier // nil: small
+	dtypes map[string][]tensor.DType // per op in ops
+	tier   *Tier                     // nil: small
 	rust   bool
-	pyOnly bool
 }
 
-func (g *Gen) scope(sup *support, tier int, tiers []Tier) scope {
-	s := scope{g: g, sup: sup}
-	if tier >= 0 {
-		s.tier = &tiers[tier]
+// scope returns the scope of a draw aimed at profile ("": unaimed) in tier
+// (nil: small), computing it the first time.
+func (g *Gen) scope(profile string, tier *Tier) *scope {
+	key := scopeKey{profile, tier}
+	if s, ok := g.scopes.Load(key); ok {
+		return s.(*scope)
+	}
+	s := &scope{g: g, tier: tier, dtypes: map[string][]tensor.DType{}}
+	if profile != "" {
+		s.sup = supportOf(profile)
+		s.rust = s.sup.rust
 	}
 	for _, op := range g.ops {
-		if sup != nil && !slices.Contains(sup.ops, op) {
+		if tier != nil && !tier.reaches(op) {
 			continue
 		}
-		if s.tier != nil && !s.tier.reaches(op) {
-			continue
+		ds := g.dtypes
+		if s.sup != nil {
+			ds = nil
+			for _, d := range s.sup.dtypes[op] {
+				if slices.Contains(g.dtypes, d) {
+					ds = append(ds, d)
+				}
+			}
 		}
-		if sup != nil && len(s.dtypesFor(op)) == 0 {
-			continue
+		if len(ds) > 0 {
+			s.ops = append(s.ops, op)
+			s.dtypes[op] = ds
 		}
-		s.ops = append(s.ops, op)
 	}
-	if sup != nil {
-		s.rust = sup.rust
-	}
-	return s
+	actual, _ := g.scopes.LoadOrStore(key, s)
+	return actual.(*scope)
 }
 
-// dtypesFor returns the main-input dtypes of op in scope.
-func (s scope) dtypesFor(op string) []tensor.DType {
-	if s.sup == nil {
-		return s.g.dtypes
-	}
-	var out []tensor.DType
-	for _, d := range s.sup.dtypes[op] {
-		if slices.Contains(s.g.dtypes, d) {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-func (s scope) draw(d *draw) *tensor.Case {
+func (s *scope) draw(d *draw) *tensor.Case {
 	name := pick(d, s.ops)
 	op, _ := tensor.LookupOp(name)
 	c := &tensor.Case{Op: name}
-	dt := pick(d, s.dtypesFor(name))
+	dt := pick(d, s.dtypes[name])
 	switch op.Class {
 	case tensor.ClassBinary:
 		s.binaryArgs(d, c, dt)
@@ -193,7 +204,7 @@ func (s scope) draw(d *draw) *tensor.Case {
 
 // literalSyntax is the syntax of the literals of this draw's profile: Rust
 // for candle, burn and tenferro, Python otherwise; either when unaimed.
-func (s scope) literalSyntax(d *draw) syntax {
+func (s *scope) literalSyntax(d *draw) syntax {
 	switch {
 	case s.sup == nil:
 		return syntax(d.intn(2))
@@ -205,7 +216,7 @@ func (s scope) literalSyntax(d *draw) syntax {
 
 // tensor draws the main input of op (operand arg): small, or in the draw's
 // size tier.
-func (s scope) tensor(d *draw, dt tensor.DType, op string, arg int, b bias) *tensor.Tensor {
+func (s *scope) tensor(d *draw, dt tensor.DType, op string, arg int, b bias) *tensor.Tensor {
 	b.specials = opSpecials(op, arg, dt)
 	if s.tier != nil {
 		return s.tier.tensor(d, dt, b)
@@ -257,7 +268,7 @@ func broadcastPartner(d *draw, shape []int) []int {
 	return out
 }
 
-func (s scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
+func (s *scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
 	key := opDType{c.Op, dt}
 	var placements []scalarPlacement
 	if s.sup != nil {
@@ -268,8 +279,13 @@ func (s scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
 		partners = s.sup.partners[key]
 	}
 	useScalar := d.oneIn(4)
-	if s.sup != nil && (len(partners) == 0 || len(placements) > 0 && useScalar) {
-		useScalar = len(placements) > 0
+	if s.sup != nil {
+		switch {
+		case len(placements) == 0:
+			useScalar = false
+		case len(partners) == 0:
+			useScalar = true
+		}
 	}
 	if useScalar {
 		var pl scalarPlacement
@@ -306,7 +322,7 @@ func (s scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
 	c.Args = []tensor.Arg{{Tensor: a}, {Tensor: b}}
 }
 
-func (s scope) indexSelect(d *draw, c *tensor.Case, dt tensor.DType) {
+func (s *scope) indexSelect(d *draw, c *tensor.Case, dt tensor.DType) {
 	src := s.tensor(d, dt, c.Op, 0, bias{})
 	rank := max(src.Rank(), 1)
 	dim := d.between(-rank, rank-1)

@@ -24,8 +24,11 @@ type Finding struct {
 // and how the outcomes differ.
 func (f *Finding) Signature() string {
 	kind := string(f.Compare.Divergence)
-	if f.Panicked {
+	switch {
+	case f.Panicked:
 		kind = "backend-panic"
+	case f.Got.HarnessFailure():
+		kind = "harness-failure"
 	}
 	dtypes := ""
 	for i, a := range f.Case.Args {
@@ -45,6 +48,9 @@ func (f *Finding) Signature() string {
 }
 
 func (f *Finding) Error() string {
+	if f.Got.HarnessFailure() {
+		return fmt.Sprintf("%s: %s gave no answer on %s: %s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message)
+	}
 	if f.Panicked {
 		return fmt.Sprintf("%s: %s panicked on %s: %v\n%s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message, f.Stack)
 	}
@@ -63,15 +69,27 @@ func SafeEval(b tensor.Backend, profile string, c *tensor.Case) (out tensor.Outc
 	return b.Eval(profile, c), "", false
 }
 
-// Differential evaluates c under profile with the model and the backend and
-// returns a finding when they differ, or nil.
-func Differential(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+// Check evaluates c under profile with the model and the backend and
+// compares them; the result is a finding only when Failed.
+func Check(b tensor.Backend, profile string, c *tensor.Case) *Finding {
 	want := model.Eval(profile, c)
 	got, stack, panicked := SafeEval(b, profile, c)
-	cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
-	if !panicked && cmp.Match() {
-		return nil
-	}
 	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
-		Compare: cmp, Panicked: panicked, Stack: stack}
+		Compare: tensor.Compare(want, got, c.Attrs.ToleranceULPs), Panicked: panicked, Stack: stack}
+}
+
+// Failed reports whether the check is not a match: the outcomes differ, the
+// backend panicked, or the harness got no answer from it (which is never a
+// match, and never a finding about the implementation either).
+func (f *Finding) Failed() bool {
+	return f.Panicked || f.Got.HarnessFailure() || !f.Compare.Match()
+}
+
+// Differential evaluates c under profile with the model and the backend and
+// returns a finding when they differ (or no answer came), or nil.
+func Differential(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+	if f := Check(b, profile, c); f.Failed() {
+		return f
+	}
+	return nil
 }

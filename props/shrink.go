@@ -434,6 +434,10 @@ func valueCandidates(c *tensor.Case) []*tensor.Case {
 	var out []*tensor.Case
 	for _, i := range tensorArgs(c) {
 		t := c.Args[i].Tensor
+		if t.Len() > largeTensor {
+			out = append(out, uniformCandidates(c, i)...)
+			continue
+		}
 		for k := 0; k < t.Len() && k < 64; k++ {
 			for _, v := range simplerValues(t, k) {
 				d := cloneCase(c)
@@ -458,6 +462,40 @@ func valueCandidates(c *tensor.Case) []*tensor.Case {
 		}
 	}
 	return out
+}
+
+// largeTensor is the size above which values are simplified all at once: a
+// tier-sized case (a divergence that needs a goroutine split) costs
+// milliseconds per evaluation, and its elements come from a fill anyway.
+const largeTensor = 4096
+
+// uniformCandidates set every element of argument i to 0, to 1, or to its
+// first element.
+func uniformCandidates(c *tensor.Case, i int) []*tensor.Case {
+	var out []*tensor.Case
+	t := c.Args[i].Tensor
+	first := sliceFlat(t, 0, 1, []int{})
+	for _, v := range []int64{0, 1, -1} {
+		d := cloneCase(c)
+		x := tensor.New(t.DType, t.Shape...)
+		for k := 0; k < x.Len(); k++ {
+			if t.DType.IsFloat() || t.DType.IsComplex() {
+				x.SetFloat(k, float64(v))
+			} else {
+				x.SetInt(k, v)
+			}
+		}
+		d.Args[i].Tensor = x
+		out = append(out, d)
+	}
+	d := cloneCase(c)
+	x := tensor.New(t.DType, t.Shape...)
+	w := len(first.Data)
+	for k := 0; k < x.Len(); k++ {
+		copy(x.Data[k*w:k*w+w], first.Data)
+	}
+	d.Args[i].Tensor = x
+	return append(out, d)
 }
 
 func simplerValues(t *tensor.Tensor, k int) []float64 {

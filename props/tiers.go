@@ -15,15 +15,16 @@ import (
 // index 0, at the last index and at the boundaries of the pieces the size is
 // cut into.
 //
-// The share of a tier is inversely proportional to its size, so that each
-// tier costs about the same time: tierBudget is the number of tier elements
-// a drawn case carries on average, summed over the tiers.
-
-// tierBudget is the expected number of tier-sized elements per drawn case.
-// Small cases cost a few microseconds; a tier element costs about 0.1 µs
-// (the model's exact arithmetic dominates), so 24 elements a case keep the
-// tiers near a third of a campaign's time.
-const tierBudget = 24
+// Each tier gets an equal part of tierTimeShare of a campaign's time: the
+// chance of drawing a tier case is that part times the cost of a small case
+// over the cost of a tier case, estimated from the tier's size (the
+// model's exact arithmetic, about elementCost per element, dominates a
+// large case; a small case costs about caseCost).
+const (
+	tierTimeShare = 0.4
+	caseCost      = 10.0 // µs
+	elementCost   = 0.1  // µs
+)
 
 // Tier is one size tier: a path size of a backend, and how often to draw it.
 type Tier struct {
@@ -45,8 +46,8 @@ func TiersOf(b tensor.Backend) []Tier {
 	sizes := ps.PathSizes()
 	tiers := make([]Tier, len(sizes))
 	for i, s := range sizes {
-		tiers[i] = Tier{PathSize: s,
-			perMillion: max(1, int(1e6*float64(tierBudget)/float64(len(sizes))/float64(max(s.Elements, 1))))}
+		cost := caseCost + elementCost*1.5*float64(s.Elements) // sizes average about 1.5 times Elements
+		tiers[i] = Tier{PathSize: s, perMillion: max(1, int(1e6*tierTimeShare/float64(len(sizes))*caseCost/cost))}
 	}
 	return tiers
 }

@@ -95,9 +95,10 @@ func runCampaign(o runOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
 		return exitInternal
 	}
-	fmt.Fprintf(stdout, "seed %d: %d cases in %s (%.0f/s), %d checked, %d diverged; %d new findings, %d signatures in %s\n",
-		st.Seed, st.Cases, st.Elapsed.Round(time.Millisecond), float64(st.Cases)/max(st.Elapsed.Seconds(), 1e-9),
+	fmt.Fprintf(stdout, "seed %d: %d cases in %s (%.0f/s/core on %d workers), %d checked, %d diverged; %d new findings, %d signatures in %s\n",
+		st.Seed, st.Cases, st.Elapsed.Round(time.Millisecond), st.PerCore(st.Cases), st.Workers,
 		st.Checked, st.Divergent, st.NewFindings, st.Findings, cfg.OutDir)
+	printCounts(stdout, st)
 	if st.NewFindings > 0 {
 		fmt.Fprintf(stdout, "shrunk to %v elements (from %v)\n", st.ShrunkElements, st.OriginalElements)
 	}
@@ -165,4 +166,31 @@ func parseShard(s string) (k, n int, err error) {
 		return 0, 0, fmt.Errorf("--shard: want k/n with 0 <= k < n, got %q", s)
 	}
 	return k, n, nil
+}
+
+// printCounts prints what became of the cases, per target: checks by the
+// form of the expected outcome (only value and error checks compare
+// elements or classes), elements matched only through "?", declines,
+// backend panics and harness failures; then the cases per size tier.
+func printCounts(w io.Writer, st campaign.Stats) {
+	c := st.Counts
+	fmt.Fprintf(w, "checks: %s; %.0f value-or-error checks/s/core; %d elements matched only through \"?\"\n",
+		c.FormSplit(), st.PerCore(c.ValueOrError()), c.Unspecified)
+	fmt.Fprintf(w, "not checks: %d declined by the backend, %d backend panics, %d harness failures\n",
+		c.Declined, c.BackendPanics, c.HarnessFailures)
+	fmt.Fprintf(w, "%-32s %9s %9s %7s %7s %7s %7s %7s %9s\n", "target", "cases", "checks", "value", "error", "panic", "crash", "unsup", "declined")
+	for _, t := range st.Targets {
+		n := t.Checked()
+		pct := func(a, b int64) string {
+			if n == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%.0f%%", 100*float64(a+b)/float64(n))
+		}
+		fmt.Fprintf(w, "%-32s %9d %9d %7s %7s %7s %7s %7s %9d\n", t.Target, t.Cases, n,
+			pct(t.Matched.Value, t.Diverged.Value), pct(t.Matched.Error, t.Diverged.Error),
+			pct(t.Matched.Panic, t.Diverged.Panic), pct(t.Matched.Crash, t.Diverged.Crash),
+			pct(t.Matched.Unsupported, t.Diverged.Unsupported), t.Declined)
+	}
+	fmt.Fprintf(w, "size tiers (cases, share of the time): %s\n", campaign.TierLine(st.Tiers))
 }

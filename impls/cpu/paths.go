@@ -1,0 +1,53 @@
+package cpu
+
+import "github.com/tfuzz/tfuzz/tensor"
+
+// PathSizes states the sizes at which the engine's code changes path, for
+// the generators' size tiers (tensor.PathSizer): a campaign draws a share of
+// its cases at and around each, so that the product command, not only this
+// package's tests, reaches the split, the summation orders and the tiles.
+func (e *Engine) PathSizes() []tensor.PathSize {
+	elementwise := opsOfClass(tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast)
+	reductions := opsOfClass(tensor.ClassReduce)
+	sums := []string{"sum", "mean"}
+	sizes := []tensor.PathSize{
+		// iter.go: strided and broadcast operands are gathered a tile at a time
+		{Name: "strided tiles", Elements: tileLen, Ops: elementwise},
+		// sumorder.go pairwiseSum: in order below 8, eight accumulators up
+		// to 128, halves above (NumPy's pairwise_sum)
+		{Name: "pairwise blocks", Elements: 128, Dim: true, Ops: sums},
+		// sumorder.go torchMultiRow: the cascade folds level 0 every 16 rows
+		// of 4 vectors (512 f32 values), level 1 every 256 rows
+		{Name: "cascade level 1", Elements: 16 * 4 * torchVecBytes / 4, Dim: true, Ops: sums},
+		{Name: "cascade level 2", Elements: 256 * 4 * torchVecBytes / 4, Dim: true, Ops: sums},
+		// pyreduce_run.go sumWords decodes integer sums a tile at a time;
+		// sum.go's u8 SWAR folds its lanes every 32 blocks of 64 bytes
+		{Name: "integer sum tiles", Elements: sumTile, Ops: sums},
+		// pyreduce.go planTorchRed: from GRAIN_SIZE elements PyTorch may split
+		// a reduction across threads, which opens its order
+		{Name: "reduction grain", Elements: torchGrain, Ops: reductions},
+		// streaming stores of large contiguous int64 and float32 adds
+		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}},
+	}
+	if e.workers > 1 { // parallel.go: from the threshold, ops run in pieces aligned to 64
+		for _, group := range []struct {
+			name string
+			ops  []string
+		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
+			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops})
+		}
+	}
+	return sizes
+}
+
+func opsOfClass(classes ...tensor.OpClass) []string {
+	var ops []string
+	for _, op := range tensor.Ops {
+		for _, c := range classes {
+			if op.Class == c {
+				ops = append(ops, op.Name)
+			}
+		}
+	}
+	return ops
+}
