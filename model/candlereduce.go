@@ -168,7 +168,7 @@ func (e *evaluation) candleExtremum(op string, t *tensor.Tensor, reduce []bool, 
 	wantMax := op == "max" || op == "argmax"
 	src, modulus := t, 0
 	if e.candleOnMetal() {
-		src, modulus = candleMetalWithInit(t, wantMax), candleMetalArgModulus(t.Shape, reduce)
+		src, modulus = candleMetalWithInit(t, wantMax), candleMetalArgModulus(t, reduce)
 		if isArg && modulus > 0 && !reduce[len(reduce)-1] {
 			e.use(candleMetalArgIndex)
 		}
@@ -232,9 +232,16 @@ func candleMetalWithInit(t *tensor.Tensor, wantMax bool) *tensor.Tensor {
 // element's index modulo when reduce_op picks the contiguous kernel (the
 // input's last dim; the index is then the flat index modulo it), or 0 for
 // the strided kernel, whose index is the position in the reduced dims
-// (candle.metal.reduce.arg-index-modulo-last-dim).
-func candleMetalArgModulus(shape []int, reduce []bool) int {
-	strides := tensor.ContiguousStrides(shape)
+// (candle.metal.reduce.arg-index-modulo-last-dim). The choice depends on
+// t's layout: a view that is not contiguous takes the strided kernel.
+func candleMetalArgModulus(t *tensor.Tensor, reduce []bool) int {
+	shape, strides := t.Shape, t.Strides
+	if strides == nil {
+		strides = tensor.ContiguousStrides(shape)
+	}
+	if !candleLayoutContiguous(t) {
+		return 0
+	}
 	var dims, st []int
 	for _, red := range []bool{false, true} { // kept dims, then reduced dims
 		for k := range shape {
