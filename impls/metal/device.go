@@ -111,9 +111,6 @@ func (a Arg) float() float64 {
 // bool decodes a `constant bool &` argument.
 func (a Arg) bool() bool { return a.Bytes[0] != 0 }
 
-// sizeTAt decodes element i of a `constant size_t *` argument.
-func (a Arg) sizeTAt(i int) uint64 { return binary.LittleEndian.Uint64(a.Bytes[8*i:]) }
-
 // sizeTIn decodes element i of a `constant size_t *` argument, and false
 // when i is past the bound array: a kernel reading there reads whatever
 // the constant memory holds.
@@ -124,8 +121,14 @@ func (a Arg) sizeTIn(i uint64) (uint64, bool) {
 	return binary.LittleEndian.Uint64(a.Bytes[8*i:]), true
 }
 
-// uintAt decodes element i of a `constant uint *` argument.
-func (a Arg) uintAt(i int) uint32 { return binary.LittleEndian.Uint32(a.Bytes[4*i:]) }
+// uintIn decodes element i of a `constant uint *` argument, and false when
+// i is past the bound array.
+func (a Arg) uintIn(i uint64) (uint64, bool) {
+	if i >= uint64(len(a.Bytes)/4) {
+		return 0, false
+	}
+	return uint64(binary.LittleEndian.Uint32(a.Bytes[4*i:])), true
+}
 
 // KernelError is a kernel that does not exist: candle's MetalKernelError
 // LoadFunctionError, which its backend returns as an Err.

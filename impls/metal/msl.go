@@ -242,7 +242,7 @@ func intToFloat(mag uint64, neg bool, t mslType) float64 {
 	if mag == 0 {
 		return 0
 	}
-	prec := map[mslType]int{tHalf: 11, tBfloat: 8, tFloat: 24, tDouble: 53}[t]
+	prec := t.precision()
 	n := bits.Len64(mag)
 	if n > prec {
 		shift := uint(n - prec)

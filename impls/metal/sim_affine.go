@@ -60,7 +60,7 @@ func mapStrided(t, u mslType, in int, f func(x val, a []Arg) val) func([]Arg, ui
 		if uint64(tid) >= a[0].sizeT() {
 			return
 		}
-		at := stridedOffset(tid, a[1].sizeT(), a[2].sizeTAt, a[3].sizeTAt)
-		store(a[in+1], u, uint64(tid), f(load(a[in], t, uint64(at)), a))
+		at, ok := stridedOffset(tid, a[1].sizeT(), a[2].sizeTIn, a[3].sizeTIn)
+		store(a[in+1], u, uint64(tid), f(loadIf(ok, a[in], t, uint64(at)), a))
 	}
 }

@@ -99,21 +99,22 @@ func binaryContiguous(t, u mslType, op func(t mslType, x, y val) val) func([]Arg
 // loop, each operand finding element i its own way. args: n, rank, dims,
 // lhs strides, rhs strides, lhs, rhs, out.
 func binaryIndexed(t, u mslType, op func(t mslType, x, y val) val, lhs, rhs operandAt) func([]Arg, uint32) {
-	at := func(how operandAt, i uint32, a []Arg, strides Arg) uint64 {
+	read := func(how operandAt, i uint32, a []Arg, strides, buf Arg) val {
 		switch how {
 		case atStrided:
-			return uint64(stridedOffset(i, a[1].sizeT(), a[2].sizeTAt, strides.sizeTAt))
+			at, ok := stridedOffset(i, a[1].sizeT(), a[2].sizeTIn, strides.sizeTIn)
+			return loadIf(ok, buf, t, uint64(at))
 		case atZero:
-			return 0
+			return load(buf, t, 0)
 		}
-		return uint64(i)
+		return load(buf, t, uint64(i))
 	}
 	return func(a []Arg, tid uint32) {
 		n := a[0].sizeT()
 		step := (n + elemsPerThread(t) - 1) / elemsPerThread(t)
 		for i := uint64(tid); i < n; i += step {
-			l, r := at(lhs, uint32(i), a, a[3]), at(rhs, uint32(i), a, a[4])
-			store(a[7], u, i, op(t, load(a[5], t, l), load(a[6], t, r)))
+			x, y := read(lhs, uint32(i), a, a[3], a[5]), read(rhs, uint32(i), a, a[4], a[6])
+			store(a[7], u, i, op(t, x, y))
 		}
 	}
 }

@@ -270,13 +270,28 @@ func elemsPerThread(t mslType) uint64 { return uint64((8 + t.size() - 1) / t.siz
 
 // stridedOffset is strided_offset of the .metal files: the storage offset
 // of row-major element i of an array with the given dims and strides
-// (32-bit arithmetic, as the kernels compute it).
-func stridedOffset(i uint32, rank uint64, dims, strides func(int) uint64) uint32 {
+// (32-bit arithmetic, as the kernels compute it), and false when it reads
+// past the bound dims or strides, or divides by a zero dim (the kernel
+// then reads whatever memory holds).
+func stridedOffset(i uint32, rank uint64, dims, strides func(uint64) (uint64, bool)) (uint32, bool) {
 	var off uint32
 	for k := uint64(0); k < rank; k++ {
-		d := int(rank - 1 - k)
-		off += uint32((uint64(i) % dims(d)) * strides(d))
-		i = uint32(uint64(i) / dims(d))
+		d := rank - 1 - k
+		n, ok1 := dims(d)
+		s, ok2 := strides(d)
+		if !ok1 || !ok2 || n == 0 {
+			return 0, false
+		}
+		off += uint32((uint64(i) % n) * s)
+		i = uint32(uint64(i) / n)
 	}
-	return off
+	return off, true
+}
+
+// loadIf is load(a, t, i) where ok, an undefined value elsewhere.
+func loadIf(ok bool, a Arg, t mslType, i uint64) val {
+	if !ok {
+		return undefVal
+	}
+	return load(a, t, i)
 }

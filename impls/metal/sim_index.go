@@ -53,7 +53,7 @@ func indexSelect(t, it mslType) func([]Arg, uint32) {
 		l, r := k/right/nIDs, k%right
 		at := l*srcDim*right + uint64(it.signed(row.u))*right + r // size_t arithmetic, wrapping
 		if !contiguous {
-			off, ok := stridedOffsetIn(uint32(at), srcDim, a[6], a[7]) // src_dim as the rank, as candle passes it
+			off, ok := stridedOffset(uint32(at), srcDim, a[6].sizeTIn, a[7].sizeTIn) // src_dim as the rank, as candle passes it
 			if !ok {
 				store(out, t, k, undefVal)
 				return
@@ -62,21 +62,4 @@ func indexSelect(t, it mslType) func([]Arg, uint32) {
 		}
 		store(out, t, k, load(src, t, at))
 	}
-}
-
-// stridedOffsetIn is strided_offset over the arrays dims and strides as
-// bound, and false when it reads past them (or divides by a zero dim).
-func stridedOffsetIn(i uint32, rank uint64, dims, strides Arg) (uint32, bool) {
-	var off uint32
-	for k := uint64(0); k < rank; k++ {
-		d := rank - 1 - k
-		n, ok1 := dims.sizeTIn(d)
-		s, ok2 := strides.sizeTIn(d)
-		if !ok1 || !ok2 || n == 0 {
-			return 0, false
-		}
-		off += uint32((uint64(i) % n) * s)
-		i = uint32(uint64(i) / n)
-	}
-	return off, true
 }

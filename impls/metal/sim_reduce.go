@@ -192,14 +192,13 @@ func bindReduce(a []Arg, strided bool) reduceArgs {
 	return r
 }
 
-// at is the storage offset of element i of the reduction order.
-func (r reduceArgs) at(i uint32) uint64 {
+// load reads element i of the reduction order.
+func (r reduceArgs) load(t mslType, i uint32) val {
 	if !r.strided {
-		return uint64(i)
+		return load(r.src, t, uint64(i))
 	}
-	dim := func(k int) uint64 { return uint64(r.dims.uintAt(k)) }
-	stride := func(k int) uint64 { return uint64(r.strides.uintAt(k)) }
-	return uint64(stridedOffset(i, uint64(r.rank), dim, stride))
+	at, ok := stridedOffset(i, uint64(r.rank), r.dims.uintIn, r.strides.uintIn)
+	return loadIf(ok, r.src, t, uint64(at))
 }
 
 // span is the range [start, stop) of elements of threadgroup gid.
@@ -218,7 +217,7 @@ func reduceValues(t mslType, op reduceOp, strided bool) func([]Arg, uint32, uint
 		for tid := uint32(0); tid < block; tid++ {
 			acc := op.init(t)
 			for i := start + tid; i < stop; i += block {
-				acc = op.fn(t, acc, load(r.src, t, r.at(i)))
+				acc = op.fn(t, acc, r.load(t, i))
 			}
 			shared[tid] = acc
 		}
@@ -280,17 +279,17 @@ func reduceIndices(t mslType, wantMax bool, strided bool) func([]Arg, uint32, ui
 	}
 	return func(a []Arg, gid, block uint32) {
 		r := bindReduce(a, strided)
-		if r.rank == 0 { // dims[rank - 1] reads before the array
+		row, ok := r.dims.uintIn(uint64(r.rank) - 1) // rank 0 reads before the array
+		if !ok || row == 0 {
 			store(r.dst, tUint, uint64(gid), undefVal)
 			return
 		}
-		row := r.dims.uintAt(int(r.rank) - 1)
 		start, stop := r.span(gid)
 		shared := make([]indexed, block)
 		for tid := uint32(0); tid < block; tid++ {
 			acc := init
 			for i := start + tid; i < stop; i += block {
-				acc = better(acc, indexed{i % row, load(r.src, t, r.at(i))})
+				acc = better(acc, indexed{uint32(uint64(i) % row), r.load(t, i)})
 			}
 			shared[tid] = acc
 		}

@@ -2,6 +2,7 @@ package metal
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,30 +50,23 @@ func targetedCases() []targetedCase {
 		if block >= 64 {
 			far = block / 2
 		}
-		add("f32 sum of "+itoa(n)+" in candle's order", "sum", tensor.Attrs{}, tensor.Arg{Tensor: candleOrderSum(n, far)})
+		add("f32 sum of "+strconv.Itoa(n)+" in candle's order", "sum", tensor.Attrs{}, tensor.Arg{Tensor: candleOrderSum(n, far)})
 		ramp := make([]float64, n)
 		for i := range ramp {
 			ramp[i] = float64(i%7) * 0.25
 		}
-		add("f32 sum of "+itoa(n)+" quarters", "sum", tensor.Attrs{}, tensor.Arg{Tensor: floats(tensor.F32, []int{n}, ramp...)})
+		add("f32 sum of "+strconv.Itoa(n)+" quarters", "sum", tensor.Attrs{}, tensor.Arg{Tensor: floats(tensor.F32, []int{n}, ramp...)})
 		odd := make([]float64, n)
 		for i := range odd {
 			odd[i] = 1 / float64(i+3)
 		}
-		add("f32 sum of "+itoa(n)+" reciprocals", "sum", tensor.Attrs{}, tensor.Arg{Tensor: floats(tensor.F32, []int{n}, odd...)})
+		add("f32 sum of "+strconv.Itoa(n)+" reciprocals", "sum", tensor.Attrs{}, tensor.Arg{Tensor: floats(tensor.F32, []int{n}, odd...)})
 	}
 	xs := []float64{2, 4, 0.5, 1, -1, 0, math.Copysign(0, -1), 65504, 1e-7, math.Inf(1)}
 	for _, op := range []string{"sqrt", "exp"} {
 		add("f16 "+op, op, tensor.Attrs{}, tensor.Arg{Tensor: floats(tensor.F16, []int{len(xs)}, xs...)})
 	}
 	return out
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // TestTargetedCasesOnSim runs the Mac check's targeted cases on the
