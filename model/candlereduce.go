@@ -127,9 +127,12 @@ func (e *evaluation) candleSum(t *tensor.Tensor, reduce []bool, keep bool) tenso
 		for k, i := range g {
 			xs[k] = t.Float(i)
 		}
-		v, ok := rustExactSum(xs, t.DType)
+		var v float64
+		var ok bool
 		if e.candleOnMetal() {
 			v, ok = e.candleMetalSum(xs, t.DType)
+		} else {
+			v, ok = rustExactSum(xs, t.DType)
 		}
 		out.SetFloat(o, v)
 		if !ok {
@@ -235,12 +238,12 @@ func candleMetalWithInit(t *tensor.Tensor, wantMax bool) *tensor.Tensor {
 // (candle.metal.reduce.arg-index-modulo-last-dim). The choice depends on
 // t's layout: a view that is not contiguous takes the strided kernel.
 func candleMetalArgModulus(t *tensor.Tensor, reduce []bool) int {
+	if !candleLayoutContiguous(t) {
+		return 0
+	}
 	shape, strides := t.Shape, t.Strides
 	if strides == nil {
 		strides = tensor.ContiguousStrides(shape)
-	}
-	if !candleLayoutContiguous(t) {
-		return 0
 	}
 	var dims, st []int
 	for _, red := range []bool{false, true} { // kept dims, then reduced dims
