@@ -116,14 +116,17 @@ func (e *evaluation) candleTensorBinary(op string, x, y *tensor.Tensor) tensor.O
 	if x.DType != y.DType {
 		return e.fail(candleNoPromotion, tensor.DTypeMismatch, "dtype mismatch in %s, lhs: %s, rhs: %s", name, rustName(x.DType), rustName(y.DType))
 	}
-	if out, bad := e.candleMetalBinaryKernel(op, x.DType); bad {
+	if out, bad := e.candleMetalBinaryKernel(op, x, y, false); bad {
 		return out
 	}
 	return e.candleElementwise(op, x, y)
 }
 
-// candleMetalBinaryKernel reports a missing Metal binary kernel.
-func (e *evaluation) candleMetalBinaryKernel(op string, d tensor.DType) (tensor.Outcome, bool) {
+// candleMetalBinaryKernel reports a missing Metal binary kernel, named as
+// the layouts of x and y (y broadcast from a scalar when rhsBroadcast)
+// choose it.
+func (e *evaluation) candleMetalBinaryKernel(op string, x, y *tensor.Tensor, rhsBroadcast bool) (tensor.Outcome, bool) {
+	d := x.DType
 	if !e.candleOnMetal() || candleMetalCore(d) {
 		return tensor.Outcome{}, false
 	}
@@ -131,7 +134,9 @@ func (e *evaluation) candleMetalBinaryKernel(op string, d tensor.DType) (tensor.
 	if candleIsCmp(op) {
 		kernel = op
 	}
-	return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal: unable to load function %s_%s (no kernel for %s)", kernel, d, rustName(d)), true
+	e.use(candleMetalVariantRule)
+	return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal error Error while loading function: %s_%s%s (no kernel for %s)",
+		kernel, d, candleMetalBinaryVariant(x, y, rhsBroadcast), rustName(d)), true
 }
 
 // candleMetalEmptyLaunch is the panic of a Metal kernel launched over zero
@@ -329,7 +334,7 @@ func (e *evaluation) candleScalarBinary(op string) tensor.Outcome {
 		e.use(candleEmptyBinary)
 		return tensor.ValueOutcome(t.Clone())
 	}
-	if bad, isBad := e.candleMetalBinaryKernel(op, t.DType); isBad {
+	if bad, isBad := e.candleMetalBinaryKernel(op, t, st, true); isBad {
 		return bad
 	}
 	return e.candleElementwise(op, t, st)

@@ -13,7 +13,7 @@ var (
 		"on integer tensors abs is the identity on unsigned types and `v.abs()` on signed ones (MIN overflows: a debug panic, MIN in release), ceil/floor/round are the identity, sign is min(1, v) on unsigned and -1/0/1 on signed types",
 		"source-facts extra 2; op.rs Abs, Ceil, Floor, Round, Sign")
 	candleUnaryFloat = newRule("candle.float.unary",
-		"float unary ops: neg, abs, floor, ceil, sqr (x*x rounded once) are exact; round is half away from zero (Rust and Metal round); sqrt is IEEE-rounded on the CPU (Rust sqrt); CPU sign is (x > 0) - (x < 0), so NaN and -0 give +0; Metal sign is the MSL sign (NaN -> 0, ±0 kept); exp, and Metal's fast-math sqrt, are unspecified except at exact points",
+		"float unary ops: neg, abs, floor, ceil, sqr (x*x rounded once) are exact; round is half away from zero (Rust and Metal round); sqrt is IEEE-rounded on the CPU (Rust sqrt); CPU sign is (x > 0) - (x < 0), so NaN and -0 give +0; Metal sign is the MSL sign (NaN -> 0, ±0 kept); exp and log are unspecified except at exact points (Metal: see candle.metal.fast-math-functions)",
 		"op.rs unary ops (Sign: f32::from(v > 0.) - f32::from(v < 0.)); Metal Shading Language spec (round, sign); exp/sqrt precision is not specified by accelerate's vForce or Metal fast math")
 	candleCastCPU = newRule("candle.cpu.to-dtype-as",
 		"CPU to_dtype converts every pair of candle dtypes with Rust `as` (float -> int saturates, NaN -> 0; int -> int wraps; int -> f16/bf16 through f32); to the same dtype it is the identity",
@@ -51,12 +51,8 @@ func (e *evaluation) candleUnaryOp(name string, t *tensor.Tensor) tensor.Outcome
 	}
 	d := t.DType
 	if e.candleOnMetal() {
-		floatKernel := d == tensor.F32 || d == tensor.F16 || d == tensor.BF16
-		switch {
-		case name == "sign" && d == tensor.I64:
-			return e.fail(candleMetalSignI64, tensor.UnsupportedDType, "Metal error Error while loading function: sign_i64")
-		case !floatKernel:
-			return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal contiguous unary u%s %s not implemented", name, rustName(d))
+		if out, bad := e.candleMetalUnaryKernel(name, t); bad {
+			return out
 		}
 	}
 	out := tensor.New(d, t.Shape...)
@@ -108,7 +104,6 @@ func (e *evaluation) candleIntUnary(name string, t, out *tensor.Tensor) tensor.O
 
 // candleFloatUnary returns name(x) in d and whether the value is specified.
 func (e *evaluation) candleFloatUnary(name string, x float64, d tensor.DType) (float64, bool) {
-	special := math.IsNaN(x) || math.IsInf(x, 0) || x == 0
 	switch name {
 	case "neg":
 		return -x, true
@@ -124,12 +119,15 @@ func (e *evaluation) candleFloatUnary(name string, x float64, d tensor.DType) (f
 		return rustFloatOp("mul", x, x, d), true
 	case "sign":
 		return candleSign(x, e.candleOnMetal()), true
+	}
+	if e.candleOnMetal() {
+		return e.candleMetalFloatUnary(name, x, d)
+	}
+	switch name {
 	case "sqrt":
-		v := crSqrt(x, d)
-		return v, !e.candleOnMetal() || special || x < 0 || rustFloatOp("mul", v, v, d) == x
+		return crSqrt(x, d), true
 	case "recip":
-		v := rustFloatOp("div", 1, x, d)
-		return v, !e.candleOnMetal() || candleExactQuotient(1, x, v)
+		return rustFloatOp("div", 1, x, d), true
 	case "exp":
 		switch {
 		case math.IsNaN(x) || math.IsInf(x, 1):
@@ -141,6 +139,7 @@ func (e *evaluation) candleFloatUnary(name string, x float64, d tensor.DType) (f
 		}
 		return crExp(x, d), false
 	case "log":
+		special := math.IsNaN(x) || math.IsInf(x, 0) || x == 0
 		return math.Log(x), special || x < 0 || x == 1
 	}
 	panic("model: candle unary " + name)

@@ -10,7 +10,7 @@ import (
 
 var (
 	candleSumKeepsDType = newRule("candle.reduce.sum-keeps-dtype",
-		"sum/sum_all keep the element dtype and accumulate in it, starting from 0, in row-major order on the CPU (*res += x: a debug build panics on overflow, release wraps) and without checks on Metal (wraps); float sums are exact only when every order gives the same bits (the f32 CPU sum uses SIMD partial sums, Metal a threadgroup tree), otherwise unspecified",
+		"sum/sum_all keep the element dtype and accumulate in it, starting from 0, in row-major order on the CPU (*res += x: a debug build panics on overflow, release wraps) and without checks on Metal (wraps); CPU float sums are exact only when every order gives the same bits (the f32 CPU sum uses SIMD partial sums), otherwise unspecified; Metal's order: candle.metal.reduce.sum-order",
 		"seed 000 §溢出 (u8 [200,100] sum_all: debug panic at kernels.rs:44, release and Metal U8 [44]; u32 2^31+2^31 -> 0); source-facts #7, extra 9")
 	candleMean = newRule("candle.reduce.mean-affine",
 		"mean is sum * (1/n) through affine: on the CPU the factor is converted to the element type first, so an integer mean is 0 for n >= 2 (the sum itself may still panic in debug); on Metal the sum goes through fma in f32 and is truncated",
@@ -34,7 +34,7 @@ var (
 		"cumsum is a matmul with an upper-triangular ones matrix: the CPU matmul (here accelerate, the seeds' build) takes f32/f64 only (f16: \"the accelerate backend does not support f16 matmul\"; integers and bf16: UnsupportedDTypeForOp), Metal's f32/f16/bf16; values are exact only where every summation order agrees, a NaN or inf in a row makes that row unspecified (0 * inf terms)",
 		"source-facts extra 8; seed 003 header (candle CPU with accelerate); cpu_backend/mod.rs MatMul")
 	candleIndexIDs = newRule("candle.index-select.ids",
-		"index_select takes rank-1 ids of dtype U8, U32 or I64 (a U8 index is an index, not a mask); other id dtypes are an Err naming the SOURCE dtype (\"unsupported dtype F32 for op index-select\"); Metal needs one of 18 (ids, source) kernel pairs",
+		"index_select takes rank-1 ids of dtype U8, U32 or I64 (a U8 index is an index, not a mask); other id dtypes are an Err naming the SOURCE dtype (\"unsupported dtype F32 for op index-select\"); Metal's host names 18 (ids, source) kernels over U8 U32 I64 F32 F16 BF16 sources, of which 16 exist (see candle.metal.index-select.no-i64-u8-u32)",
 		"seed 000 §下标的 dtype; source-facts #5c, #6")
 	candleIndexRange = newRule("candle.index-select.range",
 		"an id equal to its dtype's maximum (255, u32::MAX, i64::MAX) writes a row of zeros; on the CPU any other id >= the dim size, a negative i64 included, is an Err (InvalidIndex); Metal clamps (see candle.metal.index-select.clamp)",
@@ -127,7 +127,13 @@ func (e *evaluation) candleSum(t *tensor.Tensor, reduce []bool, keep bool) tenso
 		for k, i := range g {
 			xs[k] = t.Float(i)
 		}
-		v, ok := rustExactSum(xs, t.DType)
+		var v float64
+		var ok bool
+		if e.candleOnMetal() {
+			v, ok = e.candleMetalSum(xs, t.DType)
+		} else {
+			v, ok = rustExactSum(xs, t.DType)
+		}
 		out.SetFloat(o, v)
 		if !ok {
 			out.SetUnspecified(o)
@@ -165,7 +171,7 @@ func (e *evaluation) candleExtremum(op string, t *tensor.Tensor, reduce []bool, 
 	wantMax := op == "max" || op == "argmax"
 	src, modulus := t, 0
 	if e.candleOnMetal() {
-		src, modulus = candleMetalWithInit(t, wantMax), candleMetalArgModulus(t.Shape, reduce)
+		src, modulus = candleMetalWithInit(t, wantMax), candleMetalArgModulus(t, reduce)
 		if isArg && modulus > 0 && !reduce[len(reduce)-1] {
 			e.use(candleMetalArgIndex)
 		}
@@ -229,9 +235,16 @@ func candleMetalWithInit(t *tensor.Tensor, wantMax bool) *tensor.Tensor {
 // element's index modulo when reduce_op picks the contiguous kernel (the
 // input's last dim; the index is then the flat index modulo it), or 0 for
 // the strided kernel, whose index is the position in the reduced dims
-// (candle.metal.reduce.arg-index-modulo-last-dim).
-func candleMetalArgModulus(shape []int, reduce []bool) int {
-	strides := tensor.ContiguousStrides(shape)
+// (candle.metal.reduce.arg-index-modulo-last-dim). The choice depends on
+// t's layout: a view that is not contiguous takes the strided kernel.
+func candleMetalArgModulus(t *tensor.Tensor, reduce []bool) int {
+	if !candleLayoutContiguous(t) {
+		return 0
+	}
+	shape, strides := t.Shape, t.Strides
+	if strides == nil {
+		strides = tensor.ContiguousStrides(shape)
+	}
 	var dims, st []int
 	for _, red := range []bool{false, true} { // kept dims, then reduced dims
 		for k := range shape {
@@ -370,6 +383,9 @@ func (e *evaluation) candleIndexSelect() tensor.Outcome {
 	}
 	goodIDs := ids.DType == tensor.U8 || ids.DType == tensor.U32 || ids.DType == tensor.I64
 	if e.candleOnMetal() {
+		if !candleLayoutContiguous(ids) {
+			return e.fail(candleMetalIndexIDsContiguous, tensor.Other, "Metal index_select requires contiguous ids")
+		}
 		srcOK := candleMetalCore(src.DType)
 		if !goodIDs || !srcOK {
 			class := tensor.UnsupportedDType
@@ -377,6 +393,9 @@ func (e *evaluation) candleIndexSelect() tensor.Outcome {
 				class = tensor.IndexDType
 			}
 			return e.fail(candleIndexIDs, class, "Metal contiguous index_select %s %s not implemented", rustName(ids.DType), rustName(src.DType))
+		}
+		if ids.DType == tensor.I64 && (src.DType == tensor.U8 || src.DType == tensor.U32) {
+			return e.fail(candleMetalIndexNarrow, tensor.UnsupportedDType, "Metal error Error while loading function: is_i64_%s", src.DType)
 		}
 		if ids.Len()*tensor.NumElements(src.Shape[:d])*tensor.NumElements(src.Shape[d+1:]) == 0 {
 			return e.candleMetalEmptyLaunch("index_select") // dst_el = ids * left * right
@@ -428,11 +447,20 @@ func (e *evaluation) candleGather(src, ids *tensor.Tensor, d int) tensor.Outcome
 			}
 			for r := 0; r < right; r++ {
 				o := (l*ids.Len()+k)*right + r
-				if unspecified {
+				switch {
+				case unspecified:
 					out.SetUnspecified(o)
-					continue
+				case e.candleOnMetal() && !candleLayoutContiguous(src):
+					e.use(candleMetalIndexStrided)
+					at := uint64(l*n+row)*uint64(right) + uint64(r)
+					if pos, ok := candleMetalStridedSource(src, at, n); ok {
+						out.SetBits(o, src.Data[pos])
+					} else {
+						out.SetUnspecified(o)
+					}
+				default:
+					out.SetBits(o, src.Bits((l*n+row)*right+r))
 				}
-				out.SetBits(o, src.Bits((l*n+row)*right+r))
 			}
 		}
 	}

@@ -31,12 +31,13 @@ func metalOps() []string {
 	return ops
 }
 
-// metalCases draws 45% of its cases from GenCase over the ops that reach
+// metalCases draws 55% of its cases from GenCase over the ops that reach
 // the Metal kernels (over the six Metal dtypes, over candle's nine, or, one
-// time in twenty, over every dtype, which candle mostly cannot hold) and
-// the rest from metalFocused, which aims at the kernels: candle's own ops,
-// the six Metal dtypes, operands that pass candle's shape and dtype checks,
-// few empty tensors.
+// time in twenty, over every dtype, which candle mostly cannot hold; one
+// time in ten with non-contiguous views as inputs) and the rest from
+// metalFocused, which aims at the kernels: candle's own ops, the six Metal
+// dtypes, operands that pass candle's shape and dtype checks, few empty
+// tensors.
 func metalCases() *rapid.Generator[*tensor.Case] {
 	candle := []tensor.DType{tensor.U8, tensor.U32, tensor.I16, tensor.I32, tensor.I64,
 		tensor.BF16, tensor.F16, tensor.F32, tensor.F64}
@@ -48,6 +49,8 @@ func metalCases() *rapid.Generator[*tensor.Case] {
 			return GenCase(CaseOptions{Ops: metalOps(), DTypes: candle}).Draw(t, "case")
 		case r <= 8:
 			return GenCase(CaseOptions{Ops: metalOps(), DTypes: metalCoreDTypes}).Draw(t, "case")
+		case r <= 10: // strided, broadcast and offset views: the kernels' layout variants
+			return GenCase(CaseOptions{Ops: metalOps(), DTypes: metalCoreDTypes, Views: true}).Draw(t, "case")
 		}
 		return metalFocused(t)
 	})

@@ -44,7 +44,9 @@ var simulatedClasses = map[tensor.OpClass]bool{
 // Supports reports whether c is a case of candle/metal the backend runs:
 // an op of a simulated class with well-formed arguments. It declines host
 // scalars whose kind and text disagree (an integer-kind "2.5"), whose Rust
-// typing it does not state.
+// typing it does not state, and max/min over all elements of a view that
+// is not contiguous (candle first copies it with copy2d or a blit, which
+// are not simulated).
 func (b *Backend) Supports(profile string, c *tensor.Case) bool {
 	if profile != Profile || c == nil {
 		return false
@@ -58,7 +60,10 @@ func (b *Backend) Supports(profile string, c *tensor.Case) bool {
 		switch {
 		case a.Tensor != nil && a.Scalar == nil:
 			t := a.Tensor
-			if !t.DType.Valid() || t.HasUnspecified() || len(t.Data) < t.Len() {
+			if !t.DType.Valid() || t.HasUnspecified() || !storageHolds(t) {
+				return false
+			}
+			if (c.Op == "max" || c.Op == "min") && c.Attrs.Dim == nil && t.Strides != nil && !isContiguous(t.Shape, t.Strides) {
 				return false
 			}
 			tensors++
@@ -79,6 +84,32 @@ func (b *Backend) Supports(profile string, c *tensor.Case) bool {
 		return len(c.Args) == 2 && tensors == 2
 	}
 	return len(c.Args) == 1 && tensors == 1
+}
+
+// storageHolds reports whether every element of t lies in its storage,
+// with no negative stride (candle's strides are usize).
+func storageHolds(t *tensor.Tensor) bool {
+	words := 1
+	if t.DType.IsComplex() {
+		words = 2
+	}
+	if t.Strides == nil {
+		return t.Offset >= 0 && (t.Offset+t.Len())*words <= len(t.Data)
+	}
+	if len(t.Strides) != t.Rank() || t.Offset < 0 {
+		return false
+	}
+	last := t.Offset
+	for k, n := range t.Shape {
+		if t.Strides[k] < 0 {
+			return false
+		}
+		if n == 0 {
+			return true
+		}
+		last += (n - 1) * t.Strides[k]
+	}
+	return (last+1)*words <= len(t.Data)
 }
 
 // scalarWellTyped reports whether a scalar's text is a literal of its kind.

@@ -39,14 +39,24 @@ type Buffer interface {
 }
 
 // Arg is one kernel argument: constant bytes (Metal setBytes: a scalar or
-// an array in constant address space) or a device buffer (setBuffer).
+// an array in constant address space) or a device buffer (setBuffer) bound
+// Off bytes into the buffer (candle's BufferOffset of a view).
 type Arg struct {
 	Bytes []byte
 	Buf   Buffer
+	Off   int
 }
 
 // SizeT is a `constant size_t &` argument.
 func SizeT(v int) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint64(nil, uint64(v))} }
+
+// Bool is a `constant bool &` argument (one byte).
+func Bool(v bool) Arg {
+	if v {
+		return Arg{Bytes: []byte{1}}
+	}
+	return Arg{Bytes: []byte{0}}
+}
 
 // Uint is a `constant uint &` argument.
 func Uint(v int) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint32(nil, uint32(v))} }
@@ -84,6 +94,9 @@ func Uints(vs []int) Arg {
 // BufArg is a `device T *` argument.
 func BufArg(b Buffer) Arg { return Arg{Buf: b} }
 
+// BufAt is a `device T *` argument bound off bytes into b.
+func BufAt(b Buffer, off int) Arg { return Arg{Buf: b, Off: off} }
+
 // sizeT decodes a `constant size_t &` argument.
 func (a Arg) sizeT() uint64 { return binary.LittleEndian.Uint64(a.Bytes) }
 
@@ -95,11 +108,27 @@ func (a Arg) float() float64 {
 	return float64(math.Float32frombits(binary.LittleEndian.Uint32(a.Bytes)))
 }
 
-// sizeTAt decodes element i of a `constant size_t *` argument.
-func (a Arg) sizeTAt(i int) uint64 { return binary.LittleEndian.Uint64(a.Bytes[8*i:]) }
+// bool decodes a `constant bool &` argument.
+func (a Arg) bool() bool { return a.Bytes[0] != 0 }
 
-// uintAt decodes element i of a `constant uint *` argument.
-func (a Arg) uintAt(i int) uint32 { return binary.LittleEndian.Uint32(a.Bytes[4*i:]) }
+// sizeTIn decodes element i of a `constant size_t *` argument, and false
+// when i is past the bound array: a kernel reading there reads whatever
+// the constant memory holds.
+func (a Arg) sizeTIn(i uint64) (uint64, bool) {
+	if i >= uint64(len(a.Bytes)/8) {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(a.Bytes[8*i:]), true
+}
+
+// uintIn decodes element i of a `constant uint *` argument, and false when
+// i is past the bound array.
+func (a Arg) uintIn(i uint64) (uint64, bool) {
+	if i >= uint64(len(a.Bytes)/4) {
+		return 0, false
+	}
+	return uint64(binary.LittleEndian.Uint32(a.Bytes[4*i:])), true
+}
 
 // KernelError is a kernel that does not exist: candle's MetalKernelError
 // LoadFunctionError, which its backend returns as an Err.

@@ -81,20 +81,30 @@ func outcomeOf(err error) tensor.Outcome {
 	panic(fmt.Sprintf("metal: device failure: %v", err))
 }
 
-// upload is Tensor::new(&data, &Device::Metal): a contiguous buffer.
+// upload is Tensor::new(&data, &Device::Metal): a contiguous buffer. A
+// view (a tensor with strides or an offset) uploads its whole storage and
+// keeps its layout, as candle's view ops (narrow, transpose, broadcast_as)
+// keep the buffer and change the layout.
 func (h *host) upload(x *tensor.Tensor) (devTensor, error) {
 	t, ok := candleType(x.DType)
 	if !ok {
 		return devTensor{}, unsupported("candle has no %s dtype", x.DType)
 	}
-	n := x.Len()
+	storage := &tensor.Tensor{DType: x.DType, Shape: []int{x.Len()}, Data: x.Data}
+	shape := append([]int{}, x.Shape...)
+	strides := tensor.ContiguousStrides(shape)
+	if x.Strides != nil {
+		storage.Shape = []int{len(x.Data)}
+		strides = append([]int{}, x.Strides...)
+	}
+	n := storage.Len()
 	data := make([]byte, n*t.size())
 	for i := 0; i < n; i++ {
 		var v val
 		if t.isFloat() {
-			v = floatVal(x.Float(i))
+			v = floatVal(storage.Float(i))
 		} else {
-			v = intVal(x.Bits(i))
+			v = intVal(storage.Bits(i))
 		}
 		t.encode(v, data[i*t.size():])
 	}
@@ -102,8 +112,7 @@ func (h *host) upload(x *tensor.Tensor) (devTensor, error) {
 	if err != nil {
 		return devTensor{}, err
 	}
-	shape := append([]int{}, x.Shape...)
-	return devTensor{buf: buf, t: t, shape: shape, strides: tensor.ContiguousStrides(shape)}, nil
+	return devTensor{buf: buf, t: t, shape: shape, strides: strides, offset: x.Offset}, nil
 }
 
 // download reads x back row-major; undefined bytes make unspecified elements.
@@ -115,7 +124,7 @@ func (h *host) download(x devTensor) (*tensor.Tensor, error) {
 	out := tensor.New(x.t.dtype(), x.shape...)
 	size := x.t.size()
 	for i := 0; i < out.Len(); i++ {
-		at := 0
+		at := x.offset
 		rem := i
 		for k := len(x.shape) - 1; k >= 0; k-- {
 			at += (rem % x.shape[k]) * x.strides[k]
@@ -412,7 +421,7 @@ func squeeze(x devTensor, ds []int) devTensor {
 	if shape == nil {
 		shape, strides = []int{}, []int{}
 	}
-	return devTensor{buf: x.buf, t: x.t, shape: shape, strides: strides}
+	return devTensor{buf: x.buf, t: x.t, shape: shape, strides: strides, offset: x.offset}
 }
 
 func (h *host) frontReduce(c *tensor.Case) (devTensor, error) {
@@ -436,7 +445,7 @@ func (h *host) frontReduce(c *tensor.Case) (devTensor, error) {
 			if len(x.shape) == 0 { // max_all of a rank-0 tensor returns it
 				return x, nil
 			}
-			flat := devTensor{buf: x.buf, t: x.t, shape: []int{x.numel()}, strides: []int{1}} // flatten_all
+			flat := devTensor{buf: x.buf, t: x.t, shape: []int{x.numel()}, strides: []int{1}, offset: x.offset} // flatten_all of a contiguous x
 			return h.reduceDims(op, flat, []int{0}, false)
 		}
 		all := make([]int, len(x.shape))

@@ -130,7 +130,9 @@ func (g *GPU) Download(b Buffer) ([]byte, []bool, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("metal: download of a foreign buffer %T", b)
 	}
-	return g.api.read(gb.h, gb.n), nil, nil
+	data := g.api.read(gb.h, gb.n)
+	runtime.KeepAlive(gb) // its finalizer would release the Metal buffer under the read
+	return data, nil, nil
 }
 
 // Release frees buffers the caller no longer needs.
@@ -198,5 +200,7 @@ func (g *GPU) Dispatch(name string, args []Arg, groups, groupSize int) error {
 	if groups == 0 {
 		return nil
 	}
-	return g.api.dispatch(p.h, args, groups, groupSize)
+	err = g.api.dispatch(p.h, args, groups, groupSize)
+	runtime.KeepAlive(args) // the buffers' finalizers must not run before the kernel is done
+	return err
 }

@@ -1,7 +1,6 @@
 package metal
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 
@@ -16,15 +15,19 @@ import (
 // the simulated device and, on macOS, the real one.
 
 // devTensor is a tensor on the device: a buffer with candle's Layout (a
-// shape and strides in elements; offsets are always 0 here).
+// shape, strides and a start offset, in elements).
 type devTensor struct {
 	buf     Buffer
 	t       mslType
 	shape   []int
 	strides []int
+	offset  int
 }
 
 func (x devTensor) numel() int { return tensor.NumElements(x.shape) }
+
+// arg binds x's buffer from its start offset, as candle's buffer_o does.
+func (x devTensor) arg() Arg { return BufAt(x.buf, x.offset*x.t.size()) }
 
 // contiguous is candle's Shape::is_contiguous(stride): dims of size 1 may
 // have any stride.
@@ -150,11 +153,11 @@ func (h *host) affine(x devTensor, mul, add float64) (devTensor, error) {
 	name := "affine_" + x.t.String()
 	m, a := Float(float32(mul)), Float(float32(add))
 	if x.contiguous() {
-		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), m, a, BufArg(x.buf), BufArg(out.buf)}, tiles(x.numel(), x.t))
+		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), m, a, x.arg(), out.arg()}, tiles(x.numel(), x.t))
 	} else {
 		name += "_strided"
 		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), SizeT(len(x.shape)), sizeTs(x.shape), sizeTs(x.strides),
-			m, a, BufArg(x.buf), BufArg(out.buf)}, x.numel())
+			m, a, x.arg(), out.arg()}, x.numel())
 	}
 	return out, err
 }
@@ -170,31 +173,49 @@ func (h *host) powf(x devTensor, e float64) (devTensor, error) {
 	}
 	name := "powf_" + x.t.String()
 	if x.contiguous() {
-		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), Float(float32(e)), BufArg(x.buf), BufArg(out.buf)}, tiles(x.numel(), x.t))
+		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), Float(float32(e)), x.arg(), out.arg()}, tiles(x.numel(), x.t))
 	} else {
 		name += "_strided"
 		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), SizeT(len(x.shape)), sizeTs(x.shape), sizeTs(x.strides),
-			Float(float32(e)), BufArg(x.buf), BufArg(out.buf)}, x.numel())
+			Float(float32(e)), x.arg(), out.arg()}, x.numel())
 	}
 	return out, err
 }
 
+// unaryContiguous and unaryStrided are the (op, dtype) pairs of
+// MetalStorage::unary_impl's two kernel tables that the catalog's ops
+// reach: every float op for a contiguous layout, and sign of i64 (a kernel
+// unary.metal never instantiates); for a strided layout neither sign nor
+// recip (metal_backend/mod.rs:684-746 and :761-819 at 2a13b0f3).
+var (
+	unaryFloatOps   = []string{"uneg", "uabs", "usqrt", "uexp", "ulog", "ufloor", "uceil", "uround", "usqr"}
+	unaryContiguous = unaryTable(append(unaryFloatOps, "usign", "urecip"), "usign I64")
+	unaryStrided    = unaryTable(unaryFloatOps)
+)
+
+// unaryTable lists ops for f32, f16 and bf16, and extra "op DTYPE" pairs.
+func unaryTable(ops []string, extra ...string) map[string]bool {
+	table := map[string]bool{}
+	for _, op := range ops {
+		for _, t := range []mslType{tFloat, tHalf, tBfloat} {
+			table[op+" "+rustDType(t)] = true
+		}
+	}
+	for _, e := range extra {
+		table[e] = true
+	}
+	return table
+}
+
 // unary is MetalStorage::unary_impl for candle's op called op (uneg,
-// uabs, ...): float dtypes only, and sign also for i64 (a kernel name the
-// .metal sources never define).
+// uabs, ...): the kernel table of the input's layout, then the kernel.
 func (h *host) unary(op string, x devTensor) (devTensor, error) {
 	base := op[1:] // "uneg" -> "neg"
-	if op == "usqr" {
-		base = "sqr"
+	layout, table := "contiguous", unaryContiguous
+	if !x.contiguous() {
+		layout, table = "strided", unaryStrided
 	}
-	switch {
-	case x.t == tFloat || x.t == tHalf || x.t == tBfloat:
-	case op == "usign" && x.t == tLong:
-	default:
-		layout := "contiguous"
-		if !x.contiguous() {
-			layout = "strided"
-		}
+	if !table[op+" "+rustDType(x.t)] {
 		return devTensor{}, errf(tensor.UnsupportedDType, "Metal %s unary %s %s not implemented", layout, op, rustDType(x.t))
 	}
 	out, err := h.alloc(x.t, x.shape)
@@ -203,18 +224,18 @@ func (h *host) unary(op string, x devTensor) (devTensor, error) {
 	}
 	name := base + "_" + x.t.String()
 	if x.contiguous() {
-		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), BufArg(x.buf), BufArg(out.buf)}, tiles(x.numel(), x.t))
+		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), x.arg(), out.arg()}, tiles(x.numel(), x.t))
 	} else {
 		name += "_strided"
 		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), SizeT(len(x.shape)), sizeTs(x.shape), sizeTs(x.strides),
-			BufArg(x.buf), BufArg(out.buf)}, x.numel())
+			x.arg(), out.arg()}, x.numel())
 	}
 	return out, err
 }
 
 // binary is MetalStorage::binary for kernel prefix op (badd, ..., eq, ...):
-// comparisons write U8. candle picks among nine layout variants; the
-// contiguous one is kept, the others are the _strided kernel.
+// comparisons write U8. The kernel is one of nine layout variants, chosen
+// from the operands' layouts (metal_backend/mod.rs:1948-1958 at 2a13b0f3).
 func (h *host) binary(op string, l, r devTensor) (devTensor, error) {
 	outT := l.t
 	switch op {
@@ -225,16 +246,42 @@ func (h *host) binary(op string, l, r devTensor) (devTensor, error) {
 	if err != nil {
 		return out, err
 	}
-	name := op + "_" + l.t.String()
+	variant := binaryVariant(l, r)
+	name := op + "_" + l.t.String() + variant
 	n := l.numel()
-	if l.contiguous() && r.contiguous() && !l.scalarLike() && !r.scalarLike() {
-		err = h.dispatchLinear(name, []Arg{SizeT(n), BufArg(l.buf), BufArg(r.buf), BufArg(out.buf)}, tiles(n, l.t))
+	if variant == "" {
+		err = h.dispatchLinear(name, []Arg{SizeT(n), l.arg(), r.arg(), out.arg()}, tiles(n, l.t))
 	} else {
-		name += "_strided"
 		err = h.dispatchLinear(name, []Arg{SizeT(n), SizeT(len(l.shape)), sizeTs(l.shape), sizeTs(l.strides),
-			sizeTs(r.strides), BufArg(l.buf), BufArg(r.buf), BufArg(out.buf)}, tiles(n, l.t))
+			sizeTs(r.strides), l.arg(), r.arg(), out.arg()}, tiles(n, l.t))
 	}
 	return out, err
+}
+
+// binaryVariant is the suffix of the kernel candle's binary picks for the
+// operands' layouts: scalar-like (every dim 1, or every stride 0) first,
+// then contiguous.
+func binaryVariant(l, r devTensor) string {
+	ls, rs, lc, rc := l.scalarLike(), r.scalarLike(), l.contiguous(), r.contiguous()
+	switch {
+	case ls && rs:
+		return "_scalar"
+	case ls && rc:
+		return "_sc"
+	case ls:
+		return "_rss"
+	case rs && lc:
+		return "_cs"
+	case rs:
+		return "_lss"
+	case lc && rc:
+		return ""
+	case lc:
+		return "_rstrided"
+	case rc:
+		return "_lstrided"
+	}
+	return "_strided"
 }
 
 // castTable are the (from, to) pairs of MetalStorage::to_dtype's match.
@@ -264,11 +311,11 @@ func (h *host) toDType(x devTensor, to mslType) (devTensor, error) {
 	}
 	name := "cast_" + x.t.String() + "_" + to.String()
 	if x.contiguous() {
-		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), BufArg(x.buf), BufArg(out.buf)}, tiles(x.numel(), x.t))
+		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), x.arg(), out.arg()}, tiles(x.numel(), x.t))
 	} else {
 		name += "_strided"
 		err = h.dispatchLinear(name, []Arg{SizeT(x.numel()), SizeT(len(x.shape)), sizeTs(x.shape), sizeTs(x.strides),
-			BufArg(x.buf), BufArg(out.buf)}, x.numel())
+			x.arg(), out.arg()}, x.numel())
 	}
 	return out, err
 }
@@ -337,10 +384,10 @@ func (h *host) reduceOp(op string, x devTensor, sumDims []int) (devTensor, error
 		// candle passes the input's own dims here, not the reordered ones:
 		// the arg kernels take dims[rank - 1] as the length of the reduced
 		// dim, which it is not when size-1 dims follow the reduced one.
-		args = []Arg{Uint(length), Uint(len(x.shape)), Uints(x.shape), Uint(perGroup), BufArg(x.buf), BufArg(out.buf)}
+		args = []Arg{Uint(length), Uint(len(x.shape)), Uints(x.shape), Uint(perGroup), x.arg(), out.arg()}
 	} else {
 		name += "_strided"
-		args = []Arg{Uint(length), Uint(len(dims)), Uints(dims), Uints(strides), Uint(perGroup), BufArg(x.buf), BufArg(out.buf)}
+		args = []Arg{Uint(length), Uint(len(dims)), Uints(dims), Uints(strides), Uint(perGroup), x.arg(), out.arg()}
 	}
 	if err := h.load(name); err != nil {
 		return out, err
@@ -368,9 +415,11 @@ func nextPowerOfTwo(n int) int {
 	return 1 << bits.Len(uint(n-1))
 }
 
-// indexSelect is MetalStorage::index_select: one of 18 (ids, source)
-// kernels, one thread per output element. The source is contiguous here
-// (every tensor of a case is uploaded as such).
+// indexSelect is MetalStorage::index_select (metal_backend/mod.rs:1605-1666
+// at 2a13b0f3): the host names one of 18 (ids, source) kernels, of which
+// indexing.metal defines 16 (no is_i64_u8, no is_i64_u32: loading them is
+// an Err), and launches one thread per output element with the source's
+// layout (contiguous, dims, strides).
 func (h *host) indexSelect(src, ids devTensor, dim int) (devTensor, error) {
 	if !ids.contiguous() {
 		return devTensor{}, errf(tensor.Other, "Metal index_select requires contiguous ids")
@@ -393,13 +442,10 @@ func (h *host) indexSelect(src, ids devTensor, dim int) (devTensor, error) {
 	if err != nil {
 		return out, err
 	}
-	if !src.contiguous() {
-		return out, errors.New("metal: index_select of a strided source is not simulated")
-	}
 	name := "is_" + ids.t.String() + "_" + src.t.String()
 	nOut := nIDs * left * right
 	err = h.dispatchLinear(name, []Arg{SizeT(nOut), SizeT(left), SizeT(src.shape[dim]), SizeT(right), SizeT(nIDs),
-		BufArg(src.buf), BufArg(ids.buf), BufArg(out.buf)}, nOut)
+		Bool(src.contiguous()), sizeTs(src.shape), sizeTs(src.strides), src.arg(), ids.arg(), out.arg()}, nOut)
 	return out, err
 }
 

@@ -8,21 +8,10 @@ import (
 )
 
 // The scalar semantics of the Metal Shading Language, as the kernels in
-// kernels/*.metal use them: the twins compute with these functions and
-// nothing else, so that every hardware assumption is stated once, here.
-//
-// Assumptions about Apple GPUs where C++ and MSL leave a result undefined
-// (each is marked "assumed" and listed in the README):
-//   - float -> integer conversion truncates toward zero, saturates at the
-//     destination's range and turns NaN into 0 (as Arm64 fcvtzs/fcvtzu do);
-//     seed 000 shows the negative -> 0 case for u32;
-//   - integer division never traps: i64 x / 0 = 0, u32 x / 0 = 2^32 - 1
-//     (both from seed 000), i64 MIN / -1 = MIN (seed 000); the u8 kernels
-//     divide in 32-bit int after promotion, where x / 0 is assumed to be -1
-//     (all ones, like u32), which u8 stores as 255;
-//   - fast-math float division, sqrt, exp, log and pow are computed here
-//     correctly rounded; the GPU's may differ in the last place;
-//   - fast::max / fast::min on floats return the non-NaN operand (fmax).
+// kernels/*.metal use them: the twins compute with these functions (and
+// the fast-math functions of fastmath.go) and nothing else. Where C++, MSL
+// or fast math leave a result open, the choice made here is one of the
+// assumptions listed in assumptions.go, each named where it is made.
 
 // mslType is a scalar type of the kernels' element buffers.
 type mslType uint8
@@ -86,18 +75,43 @@ func mslTypeOf(d tensor.DType) (mslType, bool) {
 
 // val is one scalar in a kernel: the bits of an integer (zero-extended from
 // its width) or the exact value of a float. undef marks a value read from
-// memory that holds nothing defined (outside a buffer, never written); it
-// propagates through every operation into the element it is stored to.
+// memory that holds nothing defined (outside a buffer, never written);
+// loose marks a value the hardware computes without a rule that fixes its
+// bits (see fastmath.go), held as the simulator's reference for it. Both
+// propagate through every operation into the element it is stored to.
 type val struct {
 	u     uint64
 	f     float64
 	undef bool
+	loose bool
 }
 
 var undefVal = val{undef: true}
 
 func intVal(u uint64) val    { return val{u: u} }
 func floatVal(f float64) val { return val{f: f} }
+
+// from returns v computed from the operands xs: undefined if any is, loose
+// if any is.
+func (v val) from(xs ...val) val {
+	for _, x := range xs {
+		if x.undef {
+			return undefVal
+		}
+		v.loose = v.loose || x.loose
+	}
+	return v
+}
+
+// anyUndef reports whether an operand is undefined.
+func anyUndef(xs ...val) bool {
+	for _, x := range xs {
+		if x.undef {
+			return true
+		}
+	}
+	return false
+}
 
 // mask keeps the low bits of an integer type.
 func (t mslType) mask(u uint64) uint64 {
@@ -155,6 +169,10 @@ func convert(from, to mslType, v val) val {
 	if v.undef {
 		return v
 	}
+	return convertDefined(from, to, v).from(v)
+}
+
+func convertDefined(from, to mslType, v val) val {
 	switch {
 	case from == to:
 		return v
@@ -187,7 +205,7 @@ func b2u(b bool) uint64 {
 }
 
 // floatToInt truncates x toward zero into the integer type t, saturating
-// at its range, NaN -> 0 (assumed; see the top of this file).
+// at its range, NaN -> 0 (assumption float-to-int).
 func floatToInt(x float64, t mslType) uint64 {
 	if math.IsNaN(x) {
 		return 0
@@ -214,7 +232,8 @@ func floatToInt(x float64, t mslType) uint64 {
 }
 
 // intToFloat rounds the integer ±mag to the float type t once, to nearest
-// even (overflowing to ±inf), without an intermediate rounding.
+// even (overflowing to ±inf), without an intermediate rounding (assumption
+// int-to-half-once for f16 and bf16).
 func intToFloat(mag uint64, neg bool, t mslType) float64 {
 	sign := 1.0
 	if neg {
@@ -223,7 +242,7 @@ func intToFloat(mag uint64, neg bool, t mslType) float64 {
 	if mag == 0 {
 		return 0
 	}
-	prec := map[mslType]int{tHalf: 11, tBfloat: 8, tFloat: 24, tDouble: 53}[t]
+	prec := t.precision()
 	n := bits.Len64(mag)
 	if n > prec {
 		shift := uint(n - prec)
@@ -243,36 +262,34 @@ func intToFloat(mag uint64, neg bool, t mslType) float64 {
 func toFloat(t mslType, v val) val { return convert(t, tFloat, v) }
 
 // arith computes x op y in type t as the kernels' C++ does: integers wrap
-// (u8 is promoted to int and cast back), division truncates and never traps,
-// floats round once to t.
+// (u8 is promoted to int and cast back), division truncates and never traps;
+// float + - * round once to t (assumption half-arith-rounds-once for f16
+// and bf16), float / is fast-math division (fastDiv).
 func arith(op byte, t mslType, x, y val) val {
-	if x.undef || y.undef {
+	if anyUndef(x, y) {
 		return undefVal
 	}
-	if t.isFloat() {
-		var r float64
-		switch op {
-		case '+':
-			r = x.f + y.f
-		case '-':
-			r = x.f - y.f
-		case '*':
-			r = x.f * y.f
-		case '/':
-			r = x.f / y.f
-		}
-		return floatVal(t.round(r))
+	var r val
+	switch {
+	case t.isFloat() && op == '/':
+		r = fastDiv(t, x.f, y.f)
+	case t.isFloat():
+		f := map[byte]func(a, b float64) float64{
+			'+': func(a, b float64) float64 { return a + b },
+			'-': func(a, b float64) float64 { return a - b },
+			'*': func(a, b float64) float64 { return a * b },
+		}[op]
+		r = floatVal(t.round(f(x.f, y.f)))
+	case op == '+':
+		r = intVal(t.mask(x.u + y.u))
+	case op == '-':
+		r = intVal(t.mask(x.u - y.u))
+	case op == '*':
+		r = intVal(t.mask(x.u * y.u))
+	default:
+		r = intVal(intDiv(t, x.u, y.u))
 	}
-	a, b := x.u, y.u
-	switch op {
-	case '+':
-		return intVal(t.mask(a + b))
-	case '-':
-		return intVal(t.mask(a - b))
-	case '*':
-		return intVal(t.mask(a * b))
-	}
-	return intVal(intDiv(t, a, b))
+	return r.from(x, y)
 }
 
 // intDiv is x / y of the integer type t on an Apple GPU (see the top of the
@@ -290,7 +307,7 @@ func intDiv(t mslType, a, b uint64) uint64 {
 		return uint64(x / y)
 	case tUchar: // promoted to int: both operands are in 0..255
 		if b == 0 {
-			return t.mask(math.MaxUint64) // int -1, stored as 255 (assumed)
+			return t.mask(math.MaxUint64) // int -1, stored as 255 (assumption u8-div-by-zero)
 		}
 		return a / b
 	}
@@ -319,9 +336,10 @@ func equal(t mslType, x, y val) bool {
 	return x.u == y.u
 }
 
-// compare is one of the comparison operators of binary.metal.
+// compare is one of the comparison operators of binary.metal, with IEEE
+// semantics for NaN (assumption nan-compares-ieee).
 func compare(op string, t mslType, x, y val) val {
-	if x.undef || y.undef {
+	if anyUndef(x, y) {
 		return undefVal
 	}
 	var r bool
@@ -339,11 +357,11 @@ func compare(op string, t mslType, x, y val) val {
 	case "ge":
 		r = less(t, y, x) || equal(t, x, y)
 	}
-	return intVal(b2u(r))
+	return intVal(b2u(r)).from(x, y)
 }
 
 // fmaF32 is fma(x, m, a) of three floats: the exact x*m + a rounded once to
-// float. x*m is exact in float64 (24 + 24 bits); the sum's rounding error
+// float (assumption fma-rounds-once). x*m is exact in float64 (24 + 24 bits); the sum's rounding error
 // is recovered exactly (TwoSum) and decides the one case where rounding the
 // float64 sum to float would round twice: a sum that lands exactly halfway
 // between two floats.

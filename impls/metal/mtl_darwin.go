@@ -12,26 +12,36 @@ package metal
 #import <Metal/Metal.h>
 
 // Objects cross into Go as retained pointers (CFBridgingRetain) and return
-// to ARC through tf_release.
+// to ARC through tf_release. Every helper drains its own autorelease pool:
+// Go calls them from threads that have none, where autoreleased objects
+// (names, errors, command buffers) would otherwise leak.
 
 static void *tf_device(void) {
-	id<MTLDevice> d = MTLCreateSystemDefaultDevice();
-	return d == nil ? NULL : (void *)CFBridgingRetain(d);
+	@autoreleasepool {
+		id<MTLDevice> d = MTLCreateSystemDefaultDevice();
+		return d == nil ? NULL : (void *)CFBridgingRetain(d);
+	}
 }
 
 static void *tf_queue(void *dev) {
-	id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
-	id<MTLCommandQueue> q = [d newCommandQueue];
-	return q == nil ? NULL : (void *)CFBridgingRetain(q);
+	@autoreleasepool {
+		id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+		id<MTLCommandQueue> q = [d newCommandQueue];
+		return q == nil ? NULL : (void *)CFBridgingRetain(q);
+	}
 }
 
 static char *tf_error(NSError *e) {
-	return strdup(e == nil ? "unknown error" : e.localizedDescription.UTF8String);
+	@autoreleasepool {
+		return strdup(e == nil ? "unknown error" : e.localizedDescription.UTF8String);
+	}
 }
 
 static char *tf_device_name(void *dev) {
-	id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
-	return strdup(d.name.UTF8String);
+	@autoreleasepool {
+		id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+		return strdup(d.name.UTF8String);
+	}
 }
 
 // candle's compile options: fast math, fast float functions.
@@ -82,22 +92,28 @@ static void *tf_pipeline(void *dev, void *lib, const char *name, int *max_thread
 
 // Metal refuses zero-length buffers: an empty one gets one byte.
 static void *tf_buffer(void *dev, const void *data, size_t n) {
-	id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
-	size_t len = n == 0 ? 1 : n;
-	id<MTLBuffer> b = data == NULL
-		? [d newBufferWithLength:len options:MTLResourceStorageModeShared]
-		: [d newBufferWithBytes:data length:len options:MTLResourceStorageModeShared];
-	return b == nil ? NULL : (void *)CFBridgingRetain(b);
+	@autoreleasepool {
+		id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+		size_t len = n == 0 ? 1 : n;
+		id<MTLBuffer> b = data == NULL
+			? [d newBufferWithLength:len options:MTLResourceStorageModeShared]
+			: [d newBufferWithBytes:data length:len options:MTLResourceStorageModeShared];
+		return b == nil ? NULL : (void *)CFBridgingRetain(b);
+	}
 }
 
 static void tf_read(void *buf, void *dst, size_t n) {
-	id<MTLBuffer> b = (__bridge id<MTLBuffer>)buf;
-	memcpy(dst, b.contents, n);
+	@autoreleasepool {
+		id<MTLBuffer> b = (__bridge id<MTLBuffer>)buf;
+		memcpy(dst, b.contents, n);
+	}
 }
 
 static void tf_release(void *p) {
-	if (p != NULL) {
-		CFBridgingRelease(p);
+	@autoreleasepool {
+		if (p != NULL) {
+			CFBridgingRelease(p);
+		}
 	}
 }
 
@@ -121,13 +137,17 @@ static tf_pass *tf_begin(void *queue, void *pipe) {
 }
 
 static void tf_set_bytes(tf_pass *p, const void *data, size_t n, int index) {
-	id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
-	[enc setBytes:data length:n atIndex:index];
+	@autoreleasepool {
+		id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
+		[enc setBytes:data length:n atIndex:index];
+	}
 }
 
-static void tf_set_buffer(tf_pass *p, void *buf, int index) {
-	id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
-	[enc setBuffer:(__bridge id<MTLBuffer>)buf offset:0 atIndex:index];
+static void tf_set_buffer(tf_pass *p, void *buf, size_t offset, int index) {
+	@autoreleasepool {
+		id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
+		[enc setBuffer:(__bridge id<MTLBuffer>)buf offset:offset atIndex:index];
+	}
 }
 
 static char *tf_end(tf_pass *p, size_t groups, size_t width) {
@@ -151,6 +171,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"unsafe"
 )
 
@@ -217,6 +238,7 @@ func (m *darwinMetal) newBuffer(data []byte, n int) (bufHandle, error) {
 		src = unsafe.Pointer(&data[0])
 	}
 	b := C.tf_buffer(m.dev, src, C.size_t(n))
+	runtime.KeepAlive(data) // copied by newBufferWithBytes before tf_buffer returns
 	if b == nil {
 		return bufHandle{}, fmt.Errorf("metal: cannot allocate a %d-byte buffer", n)
 	}
@@ -242,11 +264,15 @@ func (m *darwinMetal) release(h any) {
 	}
 }
 
+// dispatch binds args and runs the pipeline. The buffers' Go values must
+// outlive the command buffer: their finalizers release the Metal buffers
+// (GPU.track), and only the Go values keep them reachable.
 func (m *darwinMetal) dispatch(p pipeHandle, args []Arg, groups, width int) error {
+	defer runtime.KeepAlive(args)
 	pass := C.tf_begin(m.queue, p.p)
 	for i, a := range args {
 		if a.Buf != nil {
-			C.tf_set_buffer(pass, a.Buf.(*gpuBuffer).h.p, C.int(i))
+			C.tf_set_buffer(pass, a.Buf.(*gpuBuffer).h.p, C.size_t(a.Off), C.int(i))
 			continue
 		}
 		C.tf_set_bytes(pass, unsafe.Pointer(&a.Bytes[0]), C.size_t(len(a.Bytes)), C.int(i))

@@ -1,7 +1,5 @@
 package metal
 
-import "math"
-
 // Twins of affine.metal: affine_T (f32 f16 bf16 u8 u32 i64) and powf_T
 // (f32 f16 bf16), each contiguous and _strided.
 
@@ -25,16 +23,16 @@ func affineElement(t mslType, x val, mul, add float64) val {
 	if f.undef {
 		return f
 	}
-	return convert(tFloat, t, floatVal(fmaF32(f.f, mul, add)))
+	return convert(tFloat, t, floatVal(fmaF32(f.f, mul, add)).from(f))
 }
 
-// powfElement is static_cast<T>(pow(float(x), e)).
+// powfElement is static_cast<T>(pow(float(x), e)) under fast math.
 func powfElement(t mslType, x val, e float64) val {
 	f := toFloat(t, x)
 	if f.undef {
 		return f
 	}
-	return convert(tFloat, t, floatVal(float64(float32(math.Pow(f.f, e)))))
+	return convert(tFloat, t, fastPow(f.f, e).from(f))
 }
 
 // mapContiguous is the loop of the contiguous one-input kernels:
@@ -62,7 +60,7 @@ func mapStrided(t, u mslType, in int, f func(x val, a []Arg) val) func([]Arg, ui
 		if uint64(tid) >= a[0].sizeT() {
 			return
 		}
-		at := stridedOffset(tid, a[1].sizeT(), a[2].sizeTAt, a[3].sizeTAt)
-		store(a[in+1], u, uint64(tid), f(load(a[in], t, uint64(at)), a))
+		at, ok := stridedOffset(tid, a[1].sizeT(), a[2].sizeTIn, a[3].sizeTIn)
+		store(a[in+1], u, uint64(tid), f(loadIf(ok, a[in], t, uint64(at)), a))
 	}
 }

@@ -2,7 +2,7 @@ package metal
 
 // Twins of binary.metal: badd bsub bmul bdiv bminimum bmaximum (output in
 // the operand type) and eq ne le lt ge gt (bool output) for the six dtypes,
-// each contiguous and _strided.
+// each contiguous and in the eight layout variants.
 
 // coreTypes are the dtypes of candle's Metal binary, affine, cast and
 // reduce kernels, in the order of the .metal files.
@@ -24,16 +24,14 @@ var binaryArith = []struct {
 // binaryCompare are the comparison kernels' prefixes (and compare's ops).
 var binaryCompare = []string{"eq", "ne", "le", "lt", "ge", "gt"}
 
-// pick returns cond ? x : y as an op.
+// pick returns cond ? x : y as an op (a NaN compares as IEEE says:
+// assumption nan-compares-ieee).
 func pick(cond func(t mslType, x, y val) bool) func(t mslType, x, y val) val {
 	return func(t mslType, x, y val) val {
-		if x.undef || y.undef {
-			return undefVal
-		}
 		if cond(t, x, y) {
-			return x
+			return x.from(x, y)
 		}
-		return y
+		return y.from(x, y)
 	}
 }
 
@@ -50,9 +48,36 @@ func init() {
 	}
 }
 
+// operandAt is how an operand of binary_indexed finds element i: in order
+// (at_index), through dims and strides (at_strided), or at 0 (at_zero).
+type operandAt int
+
+const (
+	atIndex operandAt = iota
+	atStrided
+	atZero
+)
+
+// binaryVariants are the layout variants by suffix: how lhs and rhs are read.
+var binaryVariants = []struct {
+	suffix   string
+	lhs, rhs operandAt
+}{
+	{"_strided", atStrided, atStrided},
+	{"_lstrided", atStrided, atIndex},
+	{"_rstrided", atIndex, atStrided},
+	{"_scalar", atZero, atZero},
+	{"_cs", atIndex, atZero},
+	{"_sc", atZero, atIndex},
+	{"_rss", atZero, atStrided},
+	{"_lss", atStrided, atZero},
+}
+
 func registerBinary(name string, t, u mslType, op func(t mslType, x, y val) val) {
 	register("binary", name, "cbbb", twin{thread: binaryContiguous(t, u, op)})
-	register("binary", name+"_strided", "cccccbbb", twin{thread: binaryStrided(t, u, op)})
+	for _, v := range binaryVariants {
+		register("binary", name+v.suffix, "cccccbbb", twin{thread: binaryIndexed(t, u, op, v.lhs, v.rhs)})
+	}
 }
 
 // binaryContiguous is binary_contiguous<T, U, OP>:
@@ -70,17 +95,26 @@ func binaryContiguous(t, u mslType, op func(t mslType, x, y val) val) func([]Arg
 	}
 }
 
-// binaryStrided is binary_strided<T, U, OP>: the same loop, operands found
-// through their strides. args: n, rank, dims, lhs strides, rhs strides, lhs,
-// rhs, out.
-func binaryStrided(t, u mslType, op func(t mslType, x, y val) val) func([]Arg, uint32) {
+// binaryIndexed is binary_indexed<T, U, OP, LHS_AT, RHS_AT>: the same
+// loop, each operand finding element i its own way. args: n, rank, dims,
+// lhs strides, rhs strides, lhs, rhs, out.
+func binaryIndexed(t, u mslType, op func(t mslType, x, y val) val, lhs, rhs operandAt) func([]Arg, uint32) {
+	read := func(how operandAt, i uint32, a []Arg, strides, buf Arg) val {
+		switch how {
+		case atStrided:
+			at, ok := stridedOffset(i, a[1].sizeT(), a[2].sizeTIn, strides.sizeTIn)
+			return loadIf(ok, buf, t, uint64(at))
+		case atZero:
+			return load(buf, t, 0)
+		}
+		return load(buf, t, uint64(i))
+	}
 	return func(a []Arg, tid uint32) {
-		n, rank := a[0].sizeT(), a[1].sizeT()
+		n := a[0].sizeT()
 		step := (n + elemsPerThread(t) - 1) / elemsPerThread(t)
 		for i := uint64(tid); i < n; i += step {
-			l := stridedOffset(uint32(i), rank, a[2].sizeTAt, a[3].sizeTAt)
-			r := stridedOffset(uint32(i), rank, a[2].sizeTAt, a[4].sizeTAt)
-			store(a[7], u, i, op(t, load(a[5], t, uint64(l)), load(a[6], t, uint64(r))))
+			x, y := read(lhs, uint32(i), a, a[3], a[5]), read(rhs, uint32(i), a, a[4], a[6])
+			store(a[7], u, i, op(t, x, y))
 		}
 	}
 }

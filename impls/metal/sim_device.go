@@ -14,12 +14,20 @@ import (
 // yields an undefined value, so that a result that depends on what memory
 // happened to hold is reported as unspecified instead of as a made-up value.
 //
+// It also tracks values the hardware computes without a rule that fixes
+// them to the bit (a fast-math sqrt, a simd_sum's order: see
+// assumptions.go): the twins compute a reference for them (the correctly
+// rounded value, a tree order) and mark it loose, and Download reports a
+// loose element as undefined unless the device was made WithReferenceMath.
+//
 // A SimDevice holds no state between dispatches beyond its buffers; it is
 // safe for concurrent use when the goroutines use different buffers.
 type SimDevice struct {
 	// order, when not nil, runs the threads of grid kernels in a random
 	// order drawn from it (results must not depend on the order).
 	order *rand.Rand
+	// reference reports loose values as the reference the twins computed.
+	reference bool
 }
 
 // SimOption configures a SimDevice.
@@ -31,6 +39,15 @@ type SimOption func(*SimDevice)
 // device made with it is not safe for concurrent use.
 func WithShuffledThreads(seed uint64) SimOption {
 	return func(d *SimDevice) { d.order = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+}
+
+// WithReferenceMath makes Download report the twins' reference for the
+// values the hardware does not fix (the correctly rounded fast-math
+// function, the tree order of a simd_sum) instead of leaving them
+// undefined: what a comparison with a real GPU within a tolerance needs.
+// A backend on such a device states more than candle/metal fixes.
+func WithReferenceMath() SimOption {
+	return func(d *SimDevice) { d.reference = true }
 }
 
 // NewSimDevice returns a simulated device.
@@ -50,10 +67,11 @@ var _ Device = (*SimDevice)(nil)
 const MaxThreads = 1024
 
 // simBuffer is simulated device memory: bytes and, per byte, whether it
-// holds nothing defined.
+// holds nothing defined, and whether it holds a loose value.
 type simBuffer struct {
 	data  []byte
 	undef []bool
+	loose []bool
 }
 
 func (b *simBuffer) Len() int { return len(b.data) }
@@ -63,7 +81,7 @@ func (d *SimDevice) Name() string { return "sim" }
 
 // NewBuffer allocates n undefined bytes.
 func (d *SimDevice) NewBuffer(n int) (Buffer, error) {
-	b := &simBuffer{data: make([]byte, n), undef: make([]bool, n)}
+	b := &simBuffer{data: make([]byte, n), undef: make([]bool, n), loose: make([]bool, n)}
 	for i := range b.undef {
 		b.undef[i] = true
 	}
@@ -72,16 +90,22 @@ func (d *SimDevice) NewBuffer(n int) (Buffer, error) {
 
 // Upload allocates a buffer holding data.
 func (d *SimDevice) Upload(data []byte) (Buffer, error) {
-	return &simBuffer{data: append([]byte{}, data...), undef: make([]bool, len(data))}, nil
+	n := len(data)
+	return &simBuffer{data: append([]byte{}, data...), undef: make([]bool, n), loose: make([]bool, n)}, nil
 }
 
-// Download returns a copy of b's bytes and of its undefined marks.
+// Download returns a copy of b's bytes and of its undefined marks (loose
+// bytes count as undefined unless the device reports references).
 func (d *SimDevice) Download(b Buffer) ([]byte, []bool, error) {
 	sb, ok := b.(*simBuffer)
 	if !ok {
 		return nil, nil, fmt.Errorf("sim: download of a foreign buffer %T", b)
 	}
-	return append([]byte{}, sb.data...), append([]bool{}, sb.undef...), nil
+	undef := append([]bool{}, sb.undef...)
+	for i, l := range sb.loose {
+		undef[i] = undef[i] || (l && !d.reference)
+	}
+	return append([]byte{}, sb.data...), undef, nil
 }
 
 // HasKernel reports whether kernel name has a twin.
@@ -194,34 +218,49 @@ func twinSource(name string) string {
 	return ""
 }
 
-// load reads element i of type t from the buffer argument a; outside the
-// buffer, or from bytes never written, it is undefined.
+// element returns the byte position of element i of size bytes in b,
+// counted from byte off, and false when it does not lie in b.
+func (b *simBuffer) element(off int, size, i uint64) (uint64, bool) {
+	n := uint64(len(b.data))
+	if off < 0 || uint64(off) > n || i >= (n-uint64(off))/size {
+		return 0, false
+	}
+	return uint64(off) + i*size, true
+}
+
+// load reads element i of type t from the buffer argument a (counted
+// from its offset); outside the buffer, or from bytes never written, it is
+// undefined.
 func load(a Arg, t mslType, i uint64) val {
 	b := a.Buf.(*simBuffer)
 	size := uint64(t.size())
-	if i >= uint64(len(b.data))/size {
+	at, ok := b.element(a.Off, size, i)
+	if !ok {
 		return undefVal
 	}
-	at := i * size
+	loose := false
 	for k := at; k < at+size; k++ {
 		if b.undef[k] {
 			return undefVal
 		}
+		loose = loose || b.loose[k]
 	}
-	return t.decode(b.data[at : at+size])
+	v := t.decode(b.data[at : at+size])
+	v.loose = loose
+	return v
 }
 
 // store writes v as element i of type t into the buffer argument a.
 func store(a Arg, t mslType, i uint64, v val) {
 	b := a.Buf.(*simBuffer)
 	size := uint64(t.size())
-	if i >= uint64(len(b.data))/size {
+	at, ok := b.element(a.Off, size, i)
+	if !ok {
 		panic(memoryFault(fmt.Sprintf("store of element %d past the end of a %d-byte buffer", i, len(b.data))))
 	}
-	at := i * size
 	t.encode(v, b.data[at:at+size])
 	for k := at; k < at+size; k++ {
-		b.undef[k] = v.undef
+		b.undef[k], b.loose[k] = v.undef, v.loose
 	}
 }
 
@@ -231,13 +270,28 @@ func elemsPerThread(t mslType) uint64 { return uint64((8 + t.size() - 1) / t.siz
 
 // stridedOffset is strided_offset of the .metal files: the storage offset
 // of row-major element i of an array with the given dims and strides
-// (32-bit arithmetic, as the kernels compute it).
-func stridedOffset(i uint32, rank uint64, dims, strides func(int) uint64) uint32 {
+// (32-bit arithmetic, as the kernels compute it), and false when it reads
+// past the bound dims or strides, or divides by a zero dim (the kernel
+// then reads whatever memory holds).
+func stridedOffset(i uint32, rank uint64, dims, strides func(uint64) (uint64, bool)) (uint32, bool) {
 	var off uint32
 	for k := uint64(0); k < rank; k++ {
-		d := int(rank - 1 - k)
-		off += uint32((uint64(i) % dims(d)) * strides(d))
-		i = uint32(uint64(i) / dims(d))
+		d := rank - 1 - k
+		n, ok1 := dims(d)
+		s, ok2 := strides(d)
+		if !ok1 || !ok2 || n == 0 {
+			return 0, false
+		}
+		off += uint32((uint64(i) % n) * s)
+		i = uint32(uint64(i) / n)
 	}
-	return off
+	return off, true
+}
+
+// loadIf is load(a, t, i) where ok, an undefined value elsewhere.
+func loadIf(ok bool, a Arg, t mslType, i uint64) val {
+	if !ok {
+		return undefVal
+	}
+	return load(a, t, i)
 }

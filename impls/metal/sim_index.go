@@ -1,13 +1,26 @@
 package metal
 
-// Twins of indexing.metal: is_IDS_SRC for ids u8 u32 i64 and sources u8 u32
-// i64 f32 f16 bf16.
+// Twins of indexing.metal: is_IDS_SRC for ids u8 and u32 over sources u8
+// u32 i64 f32 f16 bf16, and ids i64 over i64 f32 f16 bf16 (candle has no
+// is_i64_u8 and no is_i64_u32).
 
-func init() {
+// indexPairs are the (ids, source) pairs of indexing.metal.
+var indexPairs = func() [][2]mslType {
+	var pairs [][2]mslType
 	for _, ids := range []mslType{tUchar, tUint, tLong} {
 		for _, src := range []mslType{tUchar, tUint, tLong, tFloat, tHalf, tBfloat} {
-			register("indexing", "is_"+ids.String()+"_"+src.String(), "cccccbbb", twin{thread: indexSelect(src, ids)})
+			if ids == tLong && (src == tUchar || src == tUint) {
+				continue
+			}
+			pairs = append(pairs, [2]mslType{ids, src})
 		}
+	}
+	return pairs
+}()
+
+func init() {
+	for _, p := range indexPairs {
+		register("indexing", "is_"+p[0].String()+"_"+p[1].String(), "ccccccccbbb", twin{thread: indexSelect(p[1], p[0])})
 	}
 }
 
@@ -15,11 +28,11 @@ func init() {
 func sentinel(t mslType) uint64 { return highest(t).u }
 
 // indexSelect is index_select<T, I>. args: n_out, left, src_dim, right,
-// n_ids, src, ids, out.
+// n_ids, contiguous, src_dims, src_strides, src, ids, out.
 func indexSelect(t, it mslType) func([]Arg, uint32) {
 	return func(a []Arg, tid uint32) {
 		nOut, srcDim, right, nIDs := a[0].sizeT(), a[2].sizeT(), a[3].sizeT(), a[4].sizeT()
-		src, ids, out := a[5], a[6], a[7]
+		contiguous, src, ids, out := a[5].bool(), a[8], a[9], a[10]
 		k := uint64(tid)
 		if k >= nOut {
 			return
@@ -39,6 +52,14 @@ func indexSelect(t, it mslType) func([]Arg, uint32) {
 		}
 		l, r := k/right/nIDs, k%right
 		at := l*srcDim*right + uint64(it.signed(row.u))*right + r // size_t arithmetic, wrapping
+		if !contiguous {
+			off, ok := stridedOffset(uint32(at), srcDim, a[6].sizeTIn, a[7].sizeTIn) // src_dim as the rank, as candle passes it
+			if !ok {
+				store(out, t, k, undefVal)
+				return
+			}
+			at = uint64(off)
+		}
 		store(out, t, k, load(src, t, at))
 	}
 }

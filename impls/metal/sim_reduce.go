@@ -4,9 +4,12 @@ import "math"
 
 // Twins of reduce.metal: fast_{sum,mul,max,min,argmax,argmin}_T for f32 f16
 // u8 u32 i64 bf16, each contiguous and _strided. One call of a twin runs
-// one threadgroup: its threads fold their share of the elements, then the
-// tree over threadgroup memory runs level by level, as the barriers in the
-// kernel separate them.
+// one threadgroup as candle's block reducer does: its threads fold their
+// share of the elements, threadgroup memory halves the partial results
+// level by level (the barriers of the kernel separating the levels) down
+// to 32 lanes, and a SIMD-group reduction finishes: simd_sum, simd_product,
+// simd_max or simd_min where Metal has them (f32, f16, u8, u32 values),
+// else the shuffle-down tree, which continues the halving.
 
 // reduceOp is one of reduce.metal's r_* functors.
 type reduceOp struct {
@@ -89,36 +92,86 @@ func maxFinite(t mslType) float64 {
 	return math.MaxFloat32
 }
 
-// maxOf is max_of(a, b) of reduce.metal: fast::max for floats (assumed to
-// return the non-NaN operand), max for integers; a tie returns b.
+// maxOf is the reduction's max(a, b): fast::max for f32 and bf16 and max
+// for f16 (assumed to return the non-NaN operand: assumption
+// float-max-min-fmax), max for integers; a tie returns b.
 func maxOf(t mslType, a, b val) val {
 	switch {
-	case a.undef || b.undef:
-		return undefVal
 	case t.isFloat() && math.IsNaN(a.f):
-		return b
+		return b.from(a, b)
 	case t.isFloat() && math.IsNaN(b.f):
-		return a
+		return a.from(a, b)
 	case less(t, b, a):
-		return a
+		return a.from(a, b)
 	}
-	return b
+	return b.from(a, b)
 }
 
-// minOf is min_of(a, b): fast::min for floats (the non-NaN operand,
-// assumed), min for integers; a tie returns b.
+// minOf is the reduction's min(a, b), as maxOf.
 func minOf(t mslType, a, b val) val {
 	switch {
-	case a.undef || b.undef:
-		return undefVal
 	case t.isFloat() && math.IsNaN(a.f):
-		return b
+		return b.from(a, b)
 	case t.isFloat() && math.IsNaN(b.f):
-		return a
+		return a.from(a, b)
 	case less(t, a, b):
-		return a
+		return a.from(a, b)
 	}
-	return b
+	return b.from(a, b)
+}
+
+// simdBuiltin reports the types whose value reductions finish with Metal's
+// own simd_sum / simd_product / simd_max / simd_min; i64 and bf16 have
+// none and finish with the shuffle-down tree (reduce.metal's is_simd_t).
+func simdBuiltin(t mslType) bool {
+	return t == tFloat || t == tHalf || t == tUchar || t == tUint
+}
+
+// simdReduce is the built-in SIMD-group reduction op over the lanes. The
+// order in which the hardware combines lanes is not specified: integers
+// give the same result in every order (assumption simd-int-wraps), floats
+// only where every order agrees (sumAnyOrder; a max or min without NaN,
+// and without zeros of both signs when the result is zero). Elsewhere the
+// result is loose, computed in the shuffle-down tree's order.
+func simdReduce(t mslType, op reduceOp, lanes []val) val {
+	tree := append([]val{}, lanes...)
+	halve(tree, 1, func(x, y val) val { return op.fn(t, x, y) })
+	r := tree[0]
+	if !t.isFloat() || anyUndef(lanes...) {
+		return r
+	}
+	fixed := true
+	switch op.name {
+	case "sum":
+		xs := make([]float64, len(lanes))
+		for i, l := range lanes {
+			xs[i] = l.f
+		}
+		var v float64
+		if v, fixed = sumAnyOrder(t, xs); fixed {
+			r.f = v
+		}
+	case "mul": // one lane other than 1, or a NaN, gives the same in every order
+		others, nan := 0, false
+		for _, l := range lanes {
+			if l.f != 1 {
+				others++
+			}
+			nan = nan || math.IsNaN(l.f)
+		}
+		fixed = others <= 1 || nan
+	default: // max, min
+		pos, neg := false, false
+		for _, l := range lanes {
+			fixed = fixed && !math.IsNaN(l.f)
+			if l.f == 0 {
+				pos, neg = pos || !math.Signbit(l.f), neg || math.Signbit(l.f)
+			}
+		}
+		fixed = fixed && !(r.f == 0 && pos && neg)
+	}
+	r.loose = r.loose || !fixed
+	return r
 }
 
 // reduceArgs are the bound arguments of a reduce kernel.
@@ -139,14 +192,13 @@ func bindReduce(a []Arg, strided bool) reduceArgs {
 	return r
 }
 
-// at is the storage offset of element i of the reduction order.
-func (r reduceArgs) at(i uint32) uint64 {
+// load reads element i of the reduction order.
+func (r reduceArgs) load(t mslType, i uint32) val {
 	if !r.strided {
-		return uint64(i)
+		return load(r.src, t, uint64(i))
 	}
-	dim := func(k int) uint64 { return uint64(r.dims.uintAt(k)) }
-	stride := func(k int) uint64 { return uint64(r.strides.uintAt(k)) }
-	return uint64(stridedOffset(i, uint64(r.rank), dim, stride))
+	at, ok := stridedOffset(i, uint64(r.rank), r.dims.uintIn, r.strides.uintIn)
+	return loadIf(ok, r.src, t, uint64(at))
 }
 
 // span is the range [start, stop) of elements of threadgroup gid.
@@ -157,6 +209,7 @@ func (r reduceArgs) span(gid uint32) (start, stop uint32) {
 
 // reduceValues is reduce_contiguous / reduce_strided<T, OP>.
 func reduceValues(t mslType, op reduceOp, strided bool) func([]Arg, uint32, uint32) {
+	fn := func(x, y val) val { return op.fn(t, x, y) }
 	return func(a []Arg, gid, block uint32) {
 		r := bindReduce(a, strided)
 		start, stop := r.span(gid)
@@ -164,21 +217,34 @@ func reduceValues(t mslType, op reduceOp, strided bool) func([]Arg, uint32, uint
 		for tid := uint32(0); tid < block; tid++ {
 			acc := op.init(t)
 			for i := start + tid; i < stop; i += block {
-				acc = op.fn(t, acc, load(r.src, t, r.at(i)))
+				acc = op.fn(t, acc, r.load(t, i))
 			}
 			shared[tid] = acc
 		}
-		tree(shared, func(x, y val) val { return op.fn(t, x, y) })
-		store(r.dst, t, uint64(gid), shared[0])
+		halve(shared, simdWidth, fn)
+		lanes := shared[:min(len(shared), simdWidth)]
+		result := lanes[0]
+		if simdBuiltin(t) {
+			result = simdReduce(t, op, lanes)
+		} else {
+			halve(lanes, 1, fn)
+			result = lanes[0]
+		}
+		store(r.dst, t, uint64(gid), result)
 	}
 }
 
-// tree is the loop over threadgroup memory: for s = block/2, ..., 1,
-// shared[t] = op(shared[t], shared[t + s]) for t < s. Within a level the
-// threads read only slots no thread of that level writes, so running them
-// in order is the lockstep result.
-func tree[V any](shared []V, op func(x, y V) V) {
-	for s := len(shared) / 2; s > 0; s >>= 1 {
+// simdWidth is the threads of a SIMD-group on Apple GPUs.
+const simdWidth = 32
+
+// halve combines shared[t] = op(shared[t], shared[t + s]) for t < s, for
+// s = len/2, len/4, ... while s >= until: the halving over threadgroup
+// memory (s >= 32), and with until 1 the shuffle-down tree after it, whose
+// lane t reads lane t + s at each step. Within a level the threads read
+// only slots no thread of that level writes, so running them in order is
+// the lockstep result.
+func halve[V any](shared []V, until int, op func(x, y V) V) {
+	for s := len(shared) / 2; s >= until && s > 0; s >>= 1 {
 		for tid := 0; tid < s; tid++ {
 			shared[tid] = op(shared[tid], shared[tid+s])
 		}
@@ -203,9 +269,9 @@ func reduceIndices(t mslType, wantMax bool, strided bool) func([]Arg, uint32, ui
 			beats = less(t, a.v, b.v)
 		}
 		if beats || (equal(t, a.v, b.v) && a.i < b.i) {
-			return a
+			return indexed{a.i, a.v.from(a.v, b.v)}
 		}
-		return b
+		return indexed{b.i, b.v.from(a.v, b.v)}
 	}
 	init := indexed{v: lowest(t)}
 	if !wantMax {
@@ -213,25 +279,22 @@ func reduceIndices(t mslType, wantMax bool, strided bool) func([]Arg, uint32, ui
 	}
 	return func(a []Arg, gid, block uint32) {
 		r := bindReduce(a, strided)
-		if r.rank == 0 { // dims[rank - 1] reads before the array
+		row, ok := r.dims.uintIn(uint64(r.rank) - 1) // rank 0 reads before the array
+		if !ok || row == 0 {
 			store(r.dst, tUint, uint64(gid), undefVal)
 			return
 		}
-		row := r.dims.uintAt(int(r.rank) - 1)
 		start, stop := r.span(gid)
 		shared := make([]indexed, block)
 		for tid := uint32(0); tid < block; tid++ {
 			acc := init
 			for i := start + tid; i < stop; i += block {
-				acc = better(acc, indexed{i % row, load(r.src, t, r.at(i))})
+				acc = better(acc, indexed{uint32(uint64(i) % row), r.load(t, i)})
 			}
 			shared[tid] = acc
 		}
-		tree(shared, better)
-		out := intVal(uint64(shared[0].i))
-		if shared[0].v.undef {
-			out = undefVal
-		}
+		halve(shared, 1, better) // no built-in SIMD op for indexed values: the shuffle-down tree
+		out := intVal(uint64(shared[0].i)).from(shared[0].v)
 		store(r.dst, tUint, uint64(gid), out)
 	}
 }

@@ -141,6 +141,19 @@ func ints(d tensor.DType, shape []int, xs ...int64) *tensor.Tensor {
 
 func dim(d int) *int { return &d }
 
+// transposed is the view x.t() of a rank-2 tensor: the same storage with
+// its dims and strides swapped.
+func transposed(x *tensor.Tensor) *tensor.Tensor {
+	st := tensor.ContiguousStrides(x.Shape)
+	return &tensor.Tensor{DType: x.DType, Shape: []int{x.Shape[1], x.Shape[0]}, Strides: []int{st[1], st[0]}, Data: x.Data}
+}
+
+// broadcast is the view x.broadcast_as(shape) of a one-element tensor:
+// every stride 0.
+func broadcast(x *tensor.Tensor, shape ...int) *tensor.Tensor {
+	return &tensor.Tensor{DType: x.DType, Shape: shape, Strides: make([]int, len(shape)), Data: x.Data}
+}
+
 // TestHostLaunches checks the kernels and grids the host picks, candle's.
 func TestHostLaunches(t *testing.T) {
 	iota := func(n int) []float64 {
@@ -159,10 +172,24 @@ func TestHostLaunches(t *testing.T) {
 			"badd_f32 1x3"},
 		{"u8 add: 8 elements a thread", &tensor.Case{Op: "add", Args: []tensor.Arg{{Tensor: ints(tensor.U8, []int{20})}, {Tensor: ints(tensor.U8, []int{20})}}},
 			"badd_u8 1x3"},
-		{"one-element operands take the strided kernel", &tensor.Case{Op: "mul", Args: []tensor.Arg{{Tensor: ints(tensor.I64, []int{1}, 3)}, {Tensor: ints(tensor.I64, []int{1}, 4)}}},
-			"bmul_i64_strided 1x1"},
-		{"maximum with a scalar: a broadcast rhs", &tensor.Case{Op: "maximum", Args: []tensor.Arg{{Tensor: ints(tensor.I64, []int{3})}, {Scalar: &tensor.Scalar{Text: "2", Kind: tensor.ScalarInt}}}},
-			"bmaximum_i64_strided 1x3"},
+		{"one-element operands: both scalar-like", &tensor.Case{Op: "mul", Args: []tensor.Arg{{Tensor: ints(tensor.I64, []int{1}, 3)}, {Tensor: ints(tensor.I64, []int{1}, 4)}}},
+			"bmul_i64_scalar 1x1"},
+		{"maximum with a scalar: a contiguous lhs, a broadcast rhs", &tensor.Case{Op: "maximum", Args: []tensor.Arg{{Tensor: ints(tensor.I64, []int{3})}, {Scalar: &tensor.Scalar{Text: "2", Kind: tensor.ScalarInt}}}},
+			"bmaximum_i64_cs 1x3"},
+		{"a one-element lhs and a contiguous rhs", &tensor.Case{Op: "lt", Args: []tensor.Arg{{Tensor: floats(tensor.F32, []int{1, 1}, 3)}, {Tensor: floats(tensor.F32, []int{1, 1}, 4)}}},
+			"lt_f32_scalar 1x1"},
+		{"a transposed lhs: lstrided", &tensor.Case{Op: "add", Args: []tensor.Arg{{Tensor: transposed(floats(tensor.F32, []int{2, 3}, 1, 2, 3, 4, 5, 6))}, {Tensor: floats(tensor.F32, []int{3, 2}, iota(6)...)}}},
+			"badd_f32_lstrided 1x3"},
+		{"a transposed rhs: rstrided", &tensor.Case{Op: "add", Args: []tensor.Arg{{Tensor: floats(tensor.F32, []int{3, 2}, iota(6)...)}, {Tensor: transposed(floats(tensor.F32, []int{2, 3}, 1, 2, 3, 4, 5, 6))}}},
+			"badd_f32_rstrided 1x3"},
+		{"two transposed operands: strided", &tensor.Case{Op: "sub", Args: []tensor.Arg{{Tensor: transposed(floats(tensor.F32, []int{2, 3}, iota(6)...))}, {Tensor: transposed(floats(tensor.F32, []int{2, 3}, iota(6)...))}}},
+			"bsub_f32_strided 1x3"},
+		{"a broadcast lhs, a transposed rhs: rss", &tensor.Case{Op: "mul", Args: []tensor.Arg{{Tensor: broadcast(floats(tensor.F32, []int{1}, 2), 3, 2)}, {Tensor: transposed(floats(tensor.F32, []int{2, 3}, iota(6)...))}}},
+			"bmul_f32_rss 1x3"},
+		{"a transposed lhs, a broadcast rhs: lss", &tensor.Case{Op: "mul", Args: []tensor.Arg{{Tensor: transposed(floats(tensor.F32, []int{2, 3}, iota(6)...))}, {Tensor: broadcast(floats(tensor.F32, []int{1}, 2), 3, 2)}}},
+			"bmul_f32_lss 1x3"},
+		{"a broadcast lhs, a contiguous rhs: sc", &tensor.Case{Op: "ge", Args: []tensor.Arg{{Tensor: broadcast(ints(tensor.U8, []int{1}, 2), 4)}, {Tensor: ints(tensor.U8, []int{4}, 1, 2, 3, 4)}}},
+			"ge_u8_sc 1x1"},
 		{"i64 * 0.5 is affine", &tensor.Case{Op: "mul", Args: []tensor.Arg{{Tensor: ints(tensor.I64, []int{4}, -7, -7, 7, 7)}, {Scalar: &tensor.Scalar{Text: "0.5", Kind: tensor.ScalarFloat}}}},
 			"affine_i64 1x4"},
 		{"sum of the last dim: a threadgroup per row of next_pow2(n/2) threads", &tensor.Case{Op: "sum", Args: []tensor.Arg{{Tensor: floats(tensor.F32, []int{3, 40}, iota(120)...)}}, Attrs: tensor.Attrs{Dim: dim(1)}},

@@ -4,24 +4,26 @@ import "math"
 
 // Twins of unary.metal: neg abs sign sqrt exp log floor ceil round sqr recip
 // copy for f32 f16 bf16, and copy for u8 u32 i64, each contiguous and
-// _strided.
+// _strided. Each computes what candle's unary.metal computes: the op in
+// the element type (sqrt, exp and log of a half are the half overloads),
+// abs through float, recip as 1.0 / x in float.
 
 // unaryFloat are the float functions, by kernel prefix.
 var unaryFloat = []struct {
 	name string
 	fn   func(t mslType, x val) val
 }{
-	{"neg", func(t mslType, x val) val { return undefOr(x, func() val { return floatVal(-x.f) }) }},
-	{"abs", viaFloat(math.Abs)},
-	{"sign", viaFloat(mslSign)},
-	{"sqrt", viaFloat(math.Sqrt)},
-	{"exp", viaFloat(math.Exp)},
-	{"log", viaFloat(math.Log)},
-	{"floor", viaFloat(math.Floor)},
-	{"ceil", viaFloat(math.Ceil)},
-	{"round", viaFloat(math.Round)}, // half away from zero
+	{"neg", exactly(func(x float64) float64 { return -x })},
+	{"abs", exactly(math.Abs)}, // abs(static_cast<float>(x)): exact
+	{"sign", exactly(mslSign)},
+	{"sqrt", inType(fastSqrt)},
+	{"exp", inType(fastExp)},
+	{"log", inType(fastLog)},
+	{"floor", exactly(math.Floor)},
+	{"ceil", exactly(math.Ceil)},
+	{"round", exactly(math.Round)}, // half away from zero
 	{"sqr", func(t mslType, x val) val { return arith('*', t, x, x) }},
-	{"recip", viaFloat(func(x float64) float64 { return 1 / x })},
+	{"recip", recip},
 	{"copy", func(t mslType, x val) val { return x }},
 }
 
@@ -42,23 +44,22 @@ func registerUnary(name string, t mslType, fn func(t mslType, x val) val) {
 	register("unary", name+"_strided", "ccccbb", twin{thread: mapStrided(t, t, 4, f)})
 }
 
-// viaFloat is the via_float functions: static_cast<T>(f(float(x))), f's
-// result rounded to float first.
-func viaFloat(f func(float64) float64) func(t mslType, x val) val {
-	return func(t mslType, x val) val {
-		v := toFloat(t, x)
-		if v.undef {
-			return v
-		}
-		return convert(tFloat, t, floatVal(float64(float32(f(v.f)))))
-	}
+// exactly is an op whose result is a value of the operand's type, exact in
+// any precision (neg, abs, sign, floor, ceil, round).
+func exactly(f func(float64) float64) func(t mslType, x val) val {
+	return func(t mslType, x val) val { return floatVal(f(x.f)).from(x) }
 }
 
-func undefOr(x val, f func() val) val {
-	if x.undef {
-		return x
-	}
-	return f()
+// inType is a function computed in the element type (fastmath.go).
+func inType(f func(t mslType, x float64) val) func(t mslType, x val) val {
+	return func(t mslType, x val) val { return f(t, x.f).from(x) }
+}
+
+// recip is static_cast<T>(1.0 / x): the literal is a float in MSL, so
+// every type divides in float (assumption float-literal).
+func recip(t mslType, x val) val {
+	q := fastDiv(tFloat, 1, toFloat(t, x).f)
+	return convert(tFloat, t, q.from(x))
 }
 
 // mslSign is MSL's sign: 1 for x > 0, -1 for x < 0, x itself for ±0, and 0

@@ -72,16 +72,23 @@ init_kernel("badd_f32", binary_contiguous, float, float, op_add)
   init_kernel( "badd_bf16", binary_contiguous, bfloat, bfloat, op_add)
 #endif
 // init_kernel("commented_out", f, float)
+#define init_pair(op, tname, t) \
+    init_kernel(#op "_" #tname, k, t) \
+    init_kernel(#op "_" #tname "_strided", ks, t)
+init_pair(neg, f16, half)
 `
 	got, err := KernelNames(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "badd_bf16 badd_f32 plain_one plain_two"
+	want := "badd_bf16 badd_f32 neg_f16 neg_f16_strided plain_one plain_two"
 	if strings.Join(got, " ") != want {
 		t.Errorf("KernelNames = %v, want %s", got, want)
 	}
 	if _, err := KernelNames(src + `init_kernel("badd_f32", x, float)` + "\n"); err == nil {
 		t.Error("a kernel defined twice is not reported")
+	}
+	if _, err := KernelNames(src + "init_pair(neg, f16)\n"); err == nil {
+		t.Error("a family macro used with too few arguments is not reported")
 	}
 }

@@ -5,16 +5,23 @@
 // the host reads as U8). Dtypes: f32, f16, bf16, u8, u32, i64, the coverage
 // of candle's Metal backend; anything else has no kernel and fails to load.
 //
-// Each name comes in two variants: NAME (both operands contiguous) and
-// NAME_strided (any layout, broadcast included: a stride of 0 repeats an
-// element). candle's further variants (_scalar, _cs, _sc, _lss, _rss,
-// _lstrided, _rstrided) compute what _strided computes with particular
-// strides and are folded into it.
+// Each name comes in candle's nine layout variants, which candle's host
+// picks from the operands' layouts (metal_backend/mod.rs:1948-1958): NAME
+// (both contiguous) and NAME_V, where V says how each operand is read:
+//
+//   V          lhs       rhs         V      lhs       rhs
+//   strided    strided   strided     cs     in order  element 0
+//   lstrided   strided   in order    sc     element 0 in order
+//   rstrided   in order  strided     lss    strided   element 0
+//   scalar     element 0 element 0   rss    element 0 strided
+//
+// (strided: through dims and strides, a stride of 0 repeating an element).
 //
 // Semantics, per element (the reference loop the simulated twins follow):
 //   integer + - * wrap (u8 through int promotion, cast back); integer / truncates
 //   toward zero and never traps; min/max are x < y ? x : y and x > y ? x : y
-//   (a NaN or a tie selects y); float ops are the dtype's IEEE operations.
+//   (a NaN or a tie selects y); float + - * are the dtype's IEEE operations,
+//   float / is fast-math division (not fixed to the bit).
 
 #include <metal_stdlib>
 using namespace metal;
@@ -72,9 +79,23 @@ template <typename T, typename U, typename OP>
     }
 }
 
-// The same loop; operand elements are found through their strides.
-template <typename T, typename U, typename OP>
-[[kernel]] void binary_strided(
+// How an operand of the layout variants finds element i.
+struct at_index {
+    METAL_FUNC uint operator()(uint i, constant size_t &, constant size_t *, constant size_t *) const { return i; }
+};
+struct at_strided {
+    METAL_FUNC uint operator()(uint i, constant size_t &rank, constant size_t *dims, constant size_t *strides) const {
+        return strided_offset(i, rank, dims, strides);
+    }
+};
+struct at_zero {
+    METAL_FUNC uint operator()(uint, constant size_t &, constant size_t *, constant size_t *) const { return 0; }
+};
+
+// The same loop; each operand finds element i with its indexer (the layout
+// variants). The host binds dims and both strides for every variant.
+template <typename T, typename U, typename OP, typename LHS_AT, typename RHS_AT>
+[[kernel]] void binary_indexed(
     constant size_t &n,
     constant size_t &rank,
     constant size_t *dims,
@@ -86,167 +107,111 @@ template <typename T, typename U, typename OP>
     uint tid [[thread_position_in_grid]]
 ) {
     OP op;
+    LHS_AT lhs_at;
+    RHS_AT rhs_at;
     const uint w = elems_per_thread<T>();
     const uint step = (n + w - 1) / w;
     for (uint i = tid; i < n; i += step) {
-        const uint l = strided_offset(i, rank, dims, lhs_strides);
-        const uint r = strided_offset(i, rank, dims, rhs_strides);
+        const uint l = lhs_at(i, rank, dims, lhs_strides);
+        const uint r = rhs_at(i, rank, dims, rhs_strides);
         out[i] = static_cast<U>(op(lhs[l], rhs[r]));
     }
 }
 
-// One line per kernel: the host name, the template, its arguments.
+// One line per kernel template instantiation: the host name, the template,
+// its arguments.
 #define init_kernel(name, func, ...) \
     template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;
 
-init_kernel("badd_f32", binary_contiguous, float, float, op_add)
-init_kernel("badd_f32_strided", binary_strided, float, float, op_add)
-init_kernel("bsub_f32", binary_contiguous, float, float, op_sub)
-init_kernel("bsub_f32_strided", binary_strided, float, float, op_sub)
-init_kernel("bmul_f32", binary_contiguous, float, float, op_mul)
-init_kernel("bmul_f32_strided", binary_strided, float, float, op_mul)
-init_kernel("bdiv_f32", binary_contiguous, float, float, op_div)
-init_kernel("bdiv_f32_strided", binary_strided, float, float, op_div)
-init_kernel("bminimum_f32", binary_contiguous, float, float, op_min)
-init_kernel("bminimum_f32_strided", binary_strided, float, float, op_min)
-init_kernel("bmaximum_f32", binary_contiguous, float, float, op_max)
-init_kernel("bmaximum_f32_strided", binary_strided, float, float, op_max)
-init_kernel("eq_f32", binary_contiguous, float, bool, op_eq)
-init_kernel("eq_f32_strided", binary_strided, float, bool, op_eq)
-init_kernel("ne_f32", binary_contiguous, float, bool, op_ne)
-init_kernel("ne_f32_strided", binary_strided, float, bool, op_ne)
-init_kernel("le_f32", binary_contiguous, float, bool, op_le)
-init_kernel("le_f32_strided", binary_strided, float, bool, op_le)
-init_kernel("lt_f32", binary_contiguous, float, bool, op_lt)
-init_kernel("lt_f32_strided", binary_strided, float, bool, op_lt)
-init_kernel("ge_f32", binary_contiguous, float, bool, op_ge)
-init_kernel("ge_f32_strided", binary_strided, float, bool, op_ge)
-init_kernel("gt_f32", binary_contiguous, float, bool, op_gt)
-init_kernel("gt_f32_strided", binary_strided, float, bool, op_gt)
+// init_binary(OP, TNAME, T, U, FUNCTOR): the kernel OP_TNAME and its eight
+// layout variants, reading T and writing U.
+#define init_binary(op, tname, t, u, f) \
+    init_kernel(#op "_" #tname, binary_contiguous, t, u, f) \
+    init_kernel(#op "_" #tname "_strided", binary_indexed, t, u, f, at_strided, at_strided) \
+    init_kernel(#op "_" #tname "_lstrided", binary_indexed, t, u, f, at_strided, at_index) \
+    init_kernel(#op "_" #tname "_rstrided", binary_indexed, t, u, f, at_index, at_strided) \
+    init_kernel(#op "_" #tname "_scalar", binary_indexed, t, u, f, at_zero, at_zero) \
+    init_kernel(#op "_" #tname "_cs", binary_indexed, t, u, f, at_index, at_zero) \
+    init_kernel(#op "_" #tname "_sc", binary_indexed, t, u, f, at_zero, at_index) \
+    init_kernel(#op "_" #tname "_rss", binary_indexed, t, u, f, at_zero, at_strided) \
+    init_kernel(#op "_" #tname "_lss", binary_indexed, t, u, f, at_strided, at_zero)
 
-init_kernel("badd_f16", binary_contiguous, half, half, op_add)
-init_kernel("badd_f16_strided", binary_strided, half, half, op_add)
-init_kernel("bsub_f16", binary_contiguous, half, half, op_sub)
-init_kernel("bsub_f16_strided", binary_strided, half, half, op_sub)
-init_kernel("bmul_f16", binary_contiguous, half, half, op_mul)
-init_kernel("bmul_f16_strided", binary_strided, half, half, op_mul)
-init_kernel("bdiv_f16", binary_contiguous, half, half, op_div)
-init_kernel("bdiv_f16_strided", binary_strided, half, half, op_div)
-init_kernel("bminimum_f16", binary_contiguous, half, half, op_min)
-init_kernel("bminimum_f16_strided", binary_strided, half, half, op_min)
-init_kernel("bmaximum_f16", binary_contiguous, half, half, op_max)
-init_kernel("bmaximum_f16_strided", binary_strided, half, half, op_max)
-init_kernel("eq_f16", binary_contiguous, half, bool, op_eq)
-init_kernel("eq_f16_strided", binary_strided, half, bool, op_eq)
-init_kernel("ne_f16", binary_contiguous, half, bool, op_ne)
-init_kernel("ne_f16_strided", binary_strided, half, bool, op_ne)
-init_kernel("le_f16", binary_contiguous, half, bool, op_le)
-init_kernel("le_f16_strided", binary_strided, half, bool, op_le)
-init_kernel("lt_f16", binary_contiguous, half, bool, op_lt)
-init_kernel("lt_f16_strided", binary_strided, half, bool, op_lt)
-init_kernel("ge_f16", binary_contiguous, half, bool, op_ge)
-init_kernel("ge_f16_strided", binary_strided, half, bool, op_ge)
-init_kernel("gt_f16", binary_contiguous, half, bool, op_gt)
-init_kernel("gt_f16_strided", binary_strided, half, bool, op_gt)
+init_binary(badd, f32, float, float, op_add)
+init_binary(bsub, f32, float, float, op_sub)
+init_binary(bmul, f32, float, float, op_mul)
+init_binary(bdiv, f32, float, float, op_div)
+init_binary(bminimum, f32, float, float, op_min)
+init_binary(bmaximum, f32, float, float, op_max)
+init_binary(eq, f32, float, bool, op_eq)
+init_binary(ne, f32, float, bool, op_ne)
+init_binary(le, f32, float, bool, op_le)
+init_binary(lt, f32, float, bool, op_lt)
+init_binary(ge, f32, float, bool, op_ge)
+init_binary(gt, f32, float, bool, op_gt)
+
+init_binary(badd, f16, half, half, op_add)
+init_binary(bsub, f16, half, half, op_sub)
+init_binary(bmul, f16, half, half, op_mul)
+init_binary(bdiv, f16, half, half, op_div)
+init_binary(bminimum, f16, half, half, op_min)
+init_binary(bmaximum, f16, half, half, op_max)
+init_binary(eq, f16, half, bool, op_eq)
+init_binary(ne, f16, half, bool, op_ne)
+init_binary(le, f16, half, bool, op_le)
+init_binary(lt, f16, half, bool, op_lt)
+init_binary(ge, f16, half, bool, op_ge)
+init_binary(gt, f16, half, bool, op_gt)
 
 #if defined(__HAVE_BFLOAT__)
-init_kernel("badd_bf16", binary_contiguous, bfloat, bfloat, op_add)
-init_kernel("badd_bf16_strided", binary_strided, bfloat, bfloat, op_add)
-init_kernel("bsub_bf16", binary_contiguous, bfloat, bfloat, op_sub)
-init_kernel("bsub_bf16_strided", binary_strided, bfloat, bfloat, op_sub)
-init_kernel("bmul_bf16", binary_contiguous, bfloat, bfloat, op_mul)
-init_kernel("bmul_bf16_strided", binary_strided, bfloat, bfloat, op_mul)
-init_kernel("bdiv_bf16", binary_contiguous, bfloat, bfloat, op_div)
-init_kernel("bdiv_bf16_strided", binary_strided, bfloat, bfloat, op_div)
-init_kernel("bminimum_bf16", binary_contiguous, bfloat, bfloat, op_min)
-init_kernel("bminimum_bf16_strided", binary_strided, bfloat, bfloat, op_min)
-init_kernel("bmaximum_bf16", binary_contiguous, bfloat, bfloat, op_max)
-init_kernel("bmaximum_bf16_strided", binary_strided, bfloat, bfloat, op_max)
-init_kernel("eq_bf16", binary_contiguous, bfloat, bool, op_eq)
-init_kernel("eq_bf16_strided", binary_strided, bfloat, bool, op_eq)
-init_kernel("ne_bf16", binary_contiguous, bfloat, bool, op_ne)
-init_kernel("ne_bf16_strided", binary_strided, bfloat, bool, op_ne)
-init_kernel("le_bf16", binary_contiguous, bfloat, bool, op_le)
-init_kernel("le_bf16_strided", binary_strided, bfloat, bool, op_le)
-init_kernel("lt_bf16", binary_contiguous, bfloat, bool, op_lt)
-init_kernel("lt_bf16_strided", binary_strided, bfloat, bool, op_lt)
-init_kernel("ge_bf16", binary_contiguous, bfloat, bool, op_ge)
-init_kernel("ge_bf16_strided", binary_strided, bfloat, bool, op_ge)
-init_kernel("gt_bf16", binary_contiguous, bfloat, bool, op_gt)
-init_kernel("gt_bf16_strided", binary_strided, bfloat, bool, op_gt)
+init_binary(badd, bf16, bfloat, bfloat, op_add)
+init_binary(bsub, bf16, bfloat, bfloat, op_sub)
+init_binary(bmul, bf16, bfloat, bfloat, op_mul)
+init_binary(bdiv, bf16, bfloat, bfloat, op_div)
+init_binary(bminimum, bf16, bfloat, bfloat, op_min)
+init_binary(bmaximum, bf16, bfloat, bfloat, op_max)
+init_binary(eq, bf16, bfloat, bool, op_eq)
+init_binary(ne, bf16, bfloat, bool, op_ne)
+init_binary(le, bf16, bfloat, bool, op_le)
+init_binary(lt, bf16, bfloat, bool, op_lt)
+init_binary(ge, bf16, bfloat, bool, op_ge)
+init_binary(gt, bf16, bfloat, bool, op_gt)
 #endif
 
-init_kernel("badd_u8", binary_contiguous, uint8_t, uint8_t, op_add)
-init_kernel("badd_u8_strided", binary_strided, uint8_t, uint8_t, op_add)
-init_kernel("bsub_u8", binary_contiguous, uint8_t, uint8_t, op_sub)
-init_kernel("bsub_u8_strided", binary_strided, uint8_t, uint8_t, op_sub)
-init_kernel("bmul_u8", binary_contiguous, uint8_t, uint8_t, op_mul)
-init_kernel("bmul_u8_strided", binary_strided, uint8_t, uint8_t, op_mul)
-init_kernel("bdiv_u8", binary_contiguous, uint8_t, uint8_t, op_div)
-init_kernel("bdiv_u8_strided", binary_strided, uint8_t, uint8_t, op_div)
-init_kernel("bminimum_u8", binary_contiguous, uint8_t, uint8_t, op_min)
-init_kernel("bminimum_u8_strided", binary_strided, uint8_t, uint8_t, op_min)
-init_kernel("bmaximum_u8", binary_contiguous, uint8_t, uint8_t, op_max)
-init_kernel("bmaximum_u8_strided", binary_strided, uint8_t, uint8_t, op_max)
-init_kernel("eq_u8", binary_contiguous, uint8_t, bool, op_eq)
-init_kernel("eq_u8_strided", binary_strided, uint8_t, bool, op_eq)
-init_kernel("ne_u8", binary_contiguous, uint8_t, bool, op_ne)
-init_kernel("ne_u8_strided", binary_strided, uint8_t, bool, op_ne)
-init_kernel("le_u8", binary_contiguous, uint8_t, bool, op_le)
-init_kernel("le_u8_strided", binary_strided, uint8_t, bool, op_le)
-init_kernel("lt_u8", binary_contiguous, uint8_t, bool, op_lt)
-init_kernel("lt_u8_strided", binary_strided, uint8_t, bool, op_lt)
-init_kernel("ge_u8", binary_contiguous, uint8_t, bool, op_ge)
-init_kernel("ge_u8_strided", binary_strided, uint8_t, bool, op_ge)
-init_kernel("gt_u8", binary_contiguous, uint8_t, bool, op_gt)
-init_kernel("gt_u8_strided", binary_strided, uint8_t, bool, op_gt)
+init_binary(badd, u8, uint8_t, uint8_t, op_add)
+init_binary(bsub, u8, uint8_t, uint8_t, op_sub)
+init_binary(bmul, u8, uint8_t, uint8_t, op_mul)
+init_binary(bdiv, u8, uint8_t, uint8_t, op_div)
+init_binary(bminimum, u8, uint8_t, uint8_t, op_min)
+init_binary(bmaximum, u8, uint8_t, uint8_t, op_max)
+init_binary(eq, u8, uint8_t, bool, op_eq)
+init_binary(ne, u8, uint8_t, bool, op_ne)
+init_binary(le, u8, uint8_t, bool, op_le)
+init_binary(lt, u8, uint8_t, bool, op_lt)
+init_binary(ge, u8, uint8_t, bool, op_ge)
+init_binary(gt, u8, uint8_t, bool, op_gt)
 
-init_kernel("badd_u32", binary_contiguous, uint32_t, uint32_t, op_add)
-init_kernel("badd_u32_strided", binary_strided, uint32_t, uint32_t, op_add)
-init_kernel("bsub_u32", binary_contiguous, uint32_t, uint32_t, op_sub)
-init_kernel("bsub_u32_strided", binary_strided, uint32_t, uint32_t, op_sub)
-init_kernel("bmul_u32", binary_contiguous, uint32_t, uint32_t, op_mul)
-init_kernel("bmul_u32_strided", binary_strided, uint32_t, uint32_t, op_mul)
-init_kernel("bdiv_u32", binary_contiguous, uint32_t, uint32_t, op_div)
-init_kernel("bdiv_u32_strided", binary_strided, uint32_t, uint32_t, op_div)
-init_kernel("bminimum_u32", binary_contiguous, uint32_t, uint32_t, op_min)
-init_kernel("bminimum_u32_strided", binary_strided, uint32_t, uint32_t, op_min)
-init_kernel("bmaximum_u32", binary_contiguous, uint32_t, uint32_t, op_max)
-init_kernel("bmaximum_u32_strided", binary_strided, uint32_t, uint32_t, op_max)
-init_kernel("eq_u32", binary_contiguous, uint32_t, bool, op_eq)
-init_kernel("eq_u32_strided", binary_strided, uint32_t, bool, op_eq)
-init_kernel("ne_u32", binary_contiguous, uint32_t, bool, op_ne)
-init_kernel("ne_u32_strided", binary_strided, uint32_t, bool, op_ne)
-init_kernel("le_u32", binary_contiguous, uint32_t, bool, op_le)
-init_kernel("le_u32_strided", binary_strided, uint32_t, bool, op_le)
-init_kernel("lt_u32", binary_contiguous, uint32_t, bool, op_lt)
-init_kernel("lt_u32_strided", binary_strided, uint32_t, bool, op_lt)
-init_kernel("ge_u32", binary_contiguous, uint32_t, bool, op_ge)
-init_kernel("ge_u32_strided", binary_strided, uint32_t, bool, op_ge)
-init_kernel("gt_u32", binary_contiguous, uint32_t, bool, op_gt)
-init_kernel("gt_u32_strided", binary_strided, uint32_t, bool, op_gt)
+init_binary(badd, u32, uint32_t, uint32_t, op_add)
+init_binary(bsub, u32, uint32_t, uint32_t, op_sub)
+init_binary(bmul, u32, uint32_t, uint32_t, op_mul)
+init_binary(bdiv, u32, uint32_t, uint32_t, op_div)
+init_binary(bminimum, u32, uint32_t, uint32_t, op_min)
+init_binary(bmaximum, u32, uint32_t, uint32_t, op_max)
+init_binary(eq, u32, uint32_t, bool, op_eq)
+init_binary(ne, u32, uint32_t, bool, op_ne)
+init_binary(le, u32, uint32_t, bool, op_le)
+init_binary(lt, u32, uint32_t, bool, op_lt)
+init_binary(ge, u32, uint32_t, bool, op_ge)
+init_binary(gt, u32, uint32_t, bool, op_gt)
 
-init_kernel("badd_i64", binary_contiguous, int64_t, int64_t, op_add)
-init_kernel("badd_i64_strided", binary_strided, int64_t, int64_t, op_add)
-init_kernel("bsub_i64", binary_contiguous, int64_t, int64_t, op_sub)
-init_kernel("bsub_i64_strided", binary_strided, int64_t, int64_t, op_sub)
-init_kernel("bmul_i64", binary_contiguous, int64_t, int64_t, op_mul)
-init_kernel("bmul_i64_strided", binary_strided, int64_t, int64_t, op_mul)
-init_kernel("bdiv_i64", binary_contiguous, int64_t, int64_t, op_div)
-init_kernel("bdiv_i64_strided", binary_strided, int64_t, int64_t, op_div)
-init_kernel("bminimum_i64", binary_contiguous, int64_t, int64_t, op_min)
-init_kernel("bminimum_i64_strided", binary_strided, int64_t, int64_t, op_min)
-init_kernel("bmaximum_i64", binary_contiguous, int64_t, int64_t, op_max)
-init_kernel("bmaximum_i64_strided", binary_strided, int64_t, int64_t, op_max)
-init_kernel("eq_i64", binary_contiguous, int64_t, bool, op_eq)
-init_kernel("eq_i64_strided", binary_strided, int64_t, bool, op_eq)
-init_kernel("ne_i64", binary_contiguous, int64_t, bool, op_ne)
-init_kernel("ne_i64_strided", binary_strided, int64_t, bool, op_ne)
-init_kernel("le_i64", binary_contiguous, int64_t, bool, op_le)
-init_kernel("le_i64_strided", binary_strided, int64_t, bool, op_le)
-init_kernel("lt_i64", binary_contiguous, int64_t, bool, op_lt)
-init_kernel("lt_i64_strided", binary_strided, int64_t, bool, op_lt)
-init_kernel("ge_i64", binary_contiguous, int64_t, bool, op_ge)
-init_kernel("ge_i64_strided", binary_strided, int64_t, bool, op_ge)
-init_kernel("gt_i64", binary_contiguous, int64_t, bool, op_gt)
-init_kernel("gt_i64_strided", binary_strided, int64_t, bool, op_gt)
+init_binary(badd, i64, int64_t, int64_t, op_add)
+init_binary(bsub, i64, int64_t, int64_t, op_sub)
+init_binary(bmul, i64, int64_t, int64_t, op_mul)
+init_binary(bdiv, i64, int64_t, int64_t, op_div)
+init_binary(bminimum, i64, int64_t, int64_t, op_min)
+init_binary(bmaximum, i64, int64_t, int64_t, op_max)
+init_binary(eq, i64, int64_t, bool, op_eq)
+init_binary(ne, i64, int64_t, bool, op_ne)
+init_binary(le, i64, int64_t, bool, op_le)
+init_binary(lt, i64, int64_t, bool, op_lt)
+init_binary(ge, i64, int64_t, bool, op_ge)
+init_binary(gt, i64, int64_t, bool, op_gt)

@@ -1,13 +1,22 @@
-// indexing.metal: index_select along one dim of a contiguous source.
+// indexing.metal: index_select along one dim.
 //
-// is_IDS_SRC selects rows of a SRC tensor (u8, u32, i64, f32, f16, bf16)
-// with IDS indices (u8, u32 or i64): 18 kernels, and no others, so i32 or
-// f32 indices find no kernel. One thread per output element:
+// is_IDS_SRC selects rows of a SRC tensor with IDS indices: candle's 16
+// kernels, ids u8 and u32 over sources u8, u32, i64, f32, f16, bf16, and
+// ids i64 over i64, f32, f16, bf16 only. There is no is_i64_u8 and no
+// is_i64_u32 (candle's host asks for them, and loading them fails), and
+// i32 or f32 indices find no kernel. One thread per output element:
 //
 //   id = ids[(t / right) % n_ids]
 //   id == the ids dtype's maximum (255, 2^32 - 1, 2^63 - 1): out[t] = 0
-//   otherwise row = min(id, IDS(src_dim - 1)) and
-//   out[t] = src[(t / right / n_ids) * src_dim * right + row * right + t % right]
+//   otherwise row = min(id, IDS(src_dim - 1)) and, with
+//   at = (t / right / n_ids) * src_dim * right + row * right + t % right,
+//   out[t] = src[at] for a contiguous source, and for a strided one
+//   out[t] = src[strided_offset(at, src_dim, src_dims, src_strides)]:
+//   candle passes the size of the selected dim where the number of dims
+//   belongs (indexing.metal:68 at 2a13b0f3), and the offset is taken over
+//   the first src_dim entries of dims and strides, which is the source's
+//   own layout only when src_dim equals its rank (past the rank, it reads
+//   beyond the bound arrays).
 //
 // An index past the end is clamped to the last row, not reported; the
 // clamp bound is converted to the ids dtype first (a u8 bound wraps when
@@ -23,6 +32,21 @@ template <> METAL_FUNC uint8_t sentinel<uint8_t>() { return 0xFF; }
 template <> METAL_FUNC uint32_t sentinel<uint32_t>() { return 0xFFFFFFFFu; }
 template <> METAL_FUNC int64_t sentinel<int64_t>() { return 0x7FFFFFFFFFFFFFFF; }
 
+METAL_FUNC uint strided_offset(
+    uint i,
+    constant size_t &rank,
+    constant size_t *dims,
+    constant size_t *strides
+) {
+    uint offset = 0;
+    for (uint k = 0; k < rank; k++) {
+        const uint d = rank - 1 - k;
+        offset += (i % dims[d]) * strides[d];
+        i /= dims[d];
+    }
+    return offset;
+}
+
 template <typename T, typename I>
 [[kernel]] void index_select(
     constant size_t &n_out,
@@ -30,6 +54,9 @@ template <typename T, typename I>
     constant size_t &src_dim,
     constant size_t &right,
     constant size_t &n_ids,
+    constant bool &contiguous,
+    constant size_t *src_dims,
+    constant size_t *src_strides,
     device const T *src,
     device const I *ids,
     device T *out,
@@ -47,7 +74,7 @@ template <typename T, typename I>
     const size_t l = tid / right / n_ids;
     const size_t r = tid % right;
     const size_t at = l * src_dim * right + static_cast<size_t>(row) * right + r;
-    out[tid] = src[at];
+    out[tid] = src[contiguous ? at : strided_offset(at, src_dim, src_dims, src_strides)];
 }
 
 #define init_kernel(name, func, ...) \
@@ -63,8 +90,6 @@ init_kernel("is_u32_u32", index_select, uint32_t, uint32_t)
 init_kernel("is_u32_i64", index_select, int64_t, uint32_t)
 init_kernel("is_u32_f32", index_select, float, uint32_t)
 init_kernel("is_u32_f16", index_select, half, uint32_t)
-init_kernel("is_i64_u8", index_select, uint8_t, int64_t)
-init_kernel("is_i64_u32", index_select, uint32_t, int64_t)
 init_kernel("is_i64_i64", index_select, int64_t, int64_t)
 init_kernel("is_i64_f32", index_select, float, int64_t)
 init_kernel("is_i64_f16", index_select, half, int64_t)

@@ -5,21 +5,30 @@
 // u32, i64. The host lays the input out as (kept dims, reduced dims) and
 // launches `out` threadgroups of `block` threads (a power of two, at most
 // MAX_BLOCK); threadgroup g reduces elements [g * per_group, (g + 1) *
-// per_group) of that order. The order of operations is fixed:
+// per_group) of that order, in candle's order (its block_reducer,
+// reduce.metal:504-538 at 2a13b0f3):
 //
 //  1. thread t folds acc = op(acc, x[i]) for i = start + t, start + t + block, ...
 //     starting from op's identity: 0 (sum), 1 (mul), the dtype's lowest
 //     (max) or largest (min) finite value, {0, lowest/largest} for argmax/argmin;
-//  2. a tree over threadgroup memory: for s = block/2, block/4, ..., 1:
-//     shared[t] = op(shared[t], shared[t + s]) for t < s;
-//  3. thread 0 stores shared[0] (its index for the arg reductions).
+//  2. with 64 threads or more, threadgroup memory: for s = block/2, ..., 64,
+//     shared[t] = op(shared[t], shared[t + s]) for t < s; then thread t < 32
+//     takes op(shared[t], shared[t + 32]);
+//  3. the 32 lanes (or all threads, under 64) finish as a SIMD-group: with
+//     Metal's own simd_sum / simd_product / simd_max / simd_min for f32, f16,
+//     u8 and u32 values, whose order of combination is the hardware's; with
+//     the shuffle-down tree (lane t takes op(v[t], v[t + s]) for s = 16, ...,
+//     1) for i64, bf16 and the arg reductions, which continues step 2's order;
+//  4. thread 0 stores the result (its index for the arg reductions).
 //
-// Integers wrap. Float max/min use fast::max/fast::min (NaN unspecified).
-// Arg reductions compare values with > / < and break ties toward the lower
-// index; an element's index is its position modulo dims[rank - 1], the last
-// dim the host passes (for the contiguous kernels candle passes the
-// tensor's own last dim, which is not the reduced dim when trailing dims of
-// size 1 follow it).
+// Integers wrap. Float max/min use fast::max/fast::min (max/min for half;
+// NaN unspecified). Arg reductions compare values with > / < and break ties
+// toward the lower index; an element's index is its position modulo
+// dims[rank - 1], the last dim the host passes (for the contiguous kernels
+// candle passes the tensor's own last dim, which is not the reduced dim
+// when trailing dims of size 1 follow it). candle separates the levels of
+// step 2 with mem_flags::mem_none barriers; these kernels use
+// mem_threadgroup, which orders the threadgroup memory the next level reads.
 
 #include <metal_stdlib>
 #include <metal_limits>
@@ -91,19 +100,76 @@ template <typename T> struct r_argmin {
     }
 };
 
-// Steps 2 and 3: the tree over shared, then thread 0's store.
+// Lanes of a SIMD-group exchange values with simd_shuffle_down; Metal has
+// it for 32-bit and smaller scalars, so a 64-bit integer and a bfloat go
+// through their bits, and an indexed value field by field.
+#if __METAL_VERSION__ >= 220
+METAL_FUNC int64_t simd_shuffle_down(int64_t v, ushort delta) {
+    return as_type<int64_t>(simd_shuffle_down(as_type<uint2>(v), delta));
+}
+#endif
+#if defined(__HAVE_BFLOAT__)
+METAL_FUNC bfloat simd_shuffle_down(bfloat v, ushort delta) {
+    return as_type<bfloat>(simd_shuffle_down(as_type<ushort>(v), delta));
+}
+#endif
+template <typename T>
+METAL_FUNC indexed<T> simd_shuffle_down(indexed<T> v, ushort delta) {
+    return indexed<T>{simd_shuffle_down(v.i, delta), simd_shuffle_down(v.val, delta)};
+}
+
+// Step 3 for one SIMD-group of `block` (at most 32) active lanes: the
+// shuffle-down tree, unless Metal has the reduction built in (below).
 template <typename R, typename OP>
-METAL_FUNC R tree(threadgroup R *shared, R acc, uint tid, uint block) {
-    OP op;
-    shared[tid] = acc;
-    threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint s = block / 2; s > 0; s >>= 1) {
-        if (tid < s) {
-            shared[tid] = op(shared[tid], shared[tid + s]);
+struct simd_reducer {
+    METAL_FUNC R operator()(R v, uint block) const {
+        OP op;
+        for (ushort delta = 16; delta > 0; delta >>= 1) {
+            if (block >= 2 * delta) {
+                v = op(v, simd_shuffle_down(v, delta));
+            }
         }
-        threadgroup_barrier(mem_flags::mem_threadgroup);
+        return v;
     }
-    return shared[0];
+};
+
+#define builtin_simd(T, OP, fn) \
+    template <> struct simd_reducer<T, OP<T>> { \
+        METAL_FUNC T operator()(T v, uint) const { return fn(v); } \
+    };
+#define builtin_simd_all(T)            \
+    builtin_simd(T, r_sum, simd_sum)     \
+    builtin_simd(T, r_mul, simd_product) \
+    builtin_simd(T, r_max, simd_max)     \
+    builtin_simd(T, r_min, simd_min)
+
+builtin_simd_all(float)
+builtin_simd_all(half)
+builtin_simd_all(uint32_t)
+builtin_simd_all(uint8_t)
+
+// Steps 2 and 3; every thread returns, thread 0 with the result.
+template <typename R, typename OP>
+METAL_FUNC R block_reduce(threadgroup R *shared, R v, uint tid, uint block) {
+    OP op;
+    if (block >= 64) {
+        shared[tid] = v;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        for (uint s = block / 2; s >= 64; s >>= 1) {
+            if (tid < s) {
+                shared[tid] = op(shared[tid], shared[tid + s]);
+            }
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+        }
+        if (tid < 32) {
+            v = op(shared[tid], shared[tid + 32]);
+        }
+    }
+    if (tid < 32) {
+        simd_reducer<R, OP> simd_reduce;
+        v = simd_reduce(v, min(block, 32u));
+    }
+    return v;
 }
 
 template <typename T, typename OP, bool STRIDED>
@@ -119,7 +185,7 @@ METAL_FUNC void reduce_values(
     for (uint i = start + tid; i < stop; i += block) {
         acc = op(acc, src[STRIDED ? strided_offset(i, rank, dims, strides) : i]);
     }
-    const T result = tree<T, OP>(shared, acc, tid, block);
+    const T result = block_reduce<T, OP>(shared, acc, tid, block);
     if (tid == 0) {
         dst[gid] = result;
     }
@@ -140,7 +206,7 @@ METAL_FUNC void reduce_indices(
         const T x = src[STRIDED ? strided_offset(i, rank, dims, strides) : i];
         acc = op(acc, indexed<T>{i % row, x});
     }
-    const indexed<T> result = tree<indexed<T>, OP>(shared, acc, tid, block);
+    const indexed<T> result = block_reduce<indexed<T>, OP>(shared, acc, tid, block);
     if (tid == 0) {
         dst[gid] = result.i;
     }

@@ -2,14 +2,21 @@
 //
 // The float functions exist for f32, f16 and bf16 only; the integer dtypes
 // (u8, u32, i64) have copy and nothing else, so candle's neg, abs, sqrt,
-// exp, ... of an integer tensor find no kernel. Each function is evaluated in
-// float and rounded back to the dtype, except neg and sqr, which are the
-// dtype's own operations:
+// exp, ... of an integer tensor find no kernel (and sign_i64, which
+// candle's host asks for, does not exist). Every function is evaluated as
+// candle's unary.metal evaluates it, in the element type, so that the
+// compiler picks the same overloads: sqrt, exp and log of a half are the
+// half-precision functions, of a float the fast float ones (the kernels
+// are compiled with fast math); abs goes through float, and recip is
+// 1.0 / x, whose literal is a float:
 //
-//   neg -x          abs |x|         sign: 1, -1, ±0 kept, NaN -> 0
-//   sqrt, exp, log  (fast-math float functions)
+//   neg -x          abs |float(x)|    sign: 1, -1, ±0 kept, NaN -> 0
+//   sqrt, exp, log  (fast-math functions of T: not fixed to the bit)
 //   floor, ceil     round: half away from zero
-//   sqr x * x       recip 1.0f / x  copy x
+//   sqr x * x       recip 1.0 / x     copy x
+//
+// candle's host reaches the _strided kernels of sign and recip never: its
+// strided table lacks both.
 
 #include <metal_stdlib>
 using namespace metal;
@@ -34,27 +41,26 @@ METAL_FUNC uint strided_offset(
     return offset;
 }
 
-#define via_float(name, expr)                                   \
+// One functor per op: static_cast<T>(expression in T).
+#define unary_op(name, expr)                                    \
 struct name {                                                   \
-    template <typename T> METAL_FUNC T operator()(T v) const {  \
-        const float x = static_cast<float>(v);                  \
+    template <typename T> METAL_FUNC T operator()(T x) const {  \
         return static_cast<T>(expr);                            \
     }                                                           \
 };
 
-via_float(u_abs, fabs(x))
-via_float(u_sign, sign(x))
-via_float(u_sqrt, sqrt(x))
-via_float(u_exp, exp(x))
-via_float(u_log, log(x))
-via_float(u_floor, floor(x))
-via_float(u_ceil, ceil(x))
-via_float(u_round, round(x))
-via_float(u_recip, 1.0f / x)
-
-struct u_neg { template <typename T> METAL_FUNC T operator()(T x) const { return static_cast<T>(-x); } };
-struct u_sqr { template <typename T> METAL_FUNC T operator()(T x) const { return static_cast<T>(x * x); } };
-struct u_copy { template <typename T> METAL_FUNC T operator()(T x) const { return x; } };
+unary_op(u_neg, -x)
+unary_op(u_abs, abs(static_cast<float>(x)))
+unary_op(u_sign, sign(x))
+unary_op(u_sqrt, sqrt(x))
+unary_op(u_exp, exp(x))
+unary_op(u_log, log(x))
+unary_op(u_floor, floor(x))
+unary_op(u_ceil, ceil(x))
+unary_op(u_round, round(x))
+unary_op(u_sqr, x * x)
+unary_op(u_recip, 1.0 / x)
+unary_op(u_copy, x)
 
 template <typename T, typename OP>
 [[kernel]] void unary_contiguous(
