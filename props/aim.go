@@ -29,7 +29,18 @@ type support struct {
 	scalars  map[opDType][]scalarPlacement // binary op and tensor dtype -> scalar kinds and sides
 	casts    map[tensor.DType][]tensor.DType
 	indexes  map[tensor.DType][]tensor.DType // index_select source dtype -> index dtypes
-	rust     bool                            // literals in Rust syntax (candle, burn, tenferro)
+	minRank  map[string]int                  // op -> 1 where the profile has no 0-dim tensors for it
+	literals []litForm                       // from_literal forms the profile answers
+	aranges  []litKind                       // arange bound kinds it answers
+	zeros    zerosSupport
+	rust     bool // literals in Rust syntax (candle, burn, tenferro)
+}
+
+// zerosSupport is what zeros answers: with which dtype attrs, and whether
+// without one (candle has no default dtype).
+type zerosSupport struct {
+	noDType bool
+	rank0   bool
 }
 
 type opDType struct {
@@ -67,7 +78,7 @@ var indexDTypes = []tensor.DType{tensor.I64, tensor.I32, tensor.U8, tensor.U32, 
 func probeSupport(profile string) *support {
 	s := &support{dtypes: map[string][]tensor.DType{}, partners: map[opDType][]tensor.DType{},
 		scalars: map[opDType][]scalarPlacement{}, casts: map[tensor.DType][]tensor.DType{},
-		indexes: map[tensor.DType][]tensor.DType{}}
+		indexes: map[tensor.DType][]tensor.DType{}, minRank: map[string]int{}}
 	fw, _, _ := strings.Cut(profile, "/")
 	s.rust = fw == "candle" || fw == "burn" || fw == "tenferro"
 	answers := func(c *tensor.Case) bool { return model.Eval(profile, c).Form != tensor.FormUnsupported }
@@ -142,7 +153,11 @@ func probeSupport(profile string) *support {
 				}
 			}
 		default: // creation ops take no tensor: probe each dtype the op can be asked for
-			ds = probeCreation(op, s.rust, answers)
+			ds = s.probeCreation(op, answers)
+		}
+		if len(ds) > 0 && op.Class != tensor.ClassFromLiteral && op.Class != tensor.ClassArange &&
+			op.Class != tensor.ClassZeros && !s.answersRank0(op, ds[0], answers) {
+			s.minRank[op.Name] = 1
 		}
 		if len(ds) > 0 {
 			s.ops = append(s.ops, op.Name)
@@ -152,10 +167,38 @@ func probeSupport(profile string) *support {
 	return s
 }
 
-// probeCreation returns the dtypes for which a creation op answers: the
-// zeros dtypes and from_vec data dtypes it accepts, or for the literal ops
-// any dtype when some literal is accepted.
-func probeCreation(op tensor.OpInfo, rust bool, answers func(*tensor.Case) bool) []tensor.DType {
+// answersRank0 reports whether op answers a 0-dim input of dtype d (its
+// probe of shape [2] answers).
+func (s *support) answersRank0(op tensor.OpInfo, d tensor.DType, answers func(*tensor.Case) bool) bool {
+	x := tensor.New(d)
+	x.SetBits(0, probeTensor(d).Bits(0))
+	c := probeCase(op.Name, tensor.Arg{Tensor: x})
+	switch op.Class {
+	case tensor.ClassBinary:
+		c.Args = append(c.Args, tensor.Arg{Tensor: x})
+		if len(s.partners[opDType{op.Name, d}]) == 0 {
+			c.Args[1] = tensor.Arg{Scalar: probeScalar(s.scalars[opDType{op.Name, d}][0].kind)}
+		}
+	case tensor.ClassCast:
+		c.Attrs.To = s.casts[d][0]
+	case tensor.ClassIndexSelect:
+		c.Args = append(c.Args, tensor.Arg{Tensor: tensor.New(s.indexes[d][0], 1)})
+		c.Attrs.Dim = new(int)
+	case tensor.ClassCumsum:
+		c.Attrs.Dim = new(int)
+	case tensor.ClassToHost:
+		c.Attrs.DType, c.Attrs.Rank = d, new(int)
+	case tensor.ClassFromVec:
+		c.Attrs.Shape = []int{}
+	}
+	return answers(c)
+}
+
+// probeCreation returns the dtypes for which a creation op answers (the
+// zeros dtypes, the from_vec data dtypes; every dtype for the literal ops
+// when one form answers), and records the literal forms, arange bound kinds
+// and zeros variants that answer.
+func (s *support) probeCreation(op tensor.OpInfo, answers func(*tensor.Case) bool) []tensor.DType {
 	var ds []tensor.DType
 	switch op.Class {
 	case tensor.ClassZeros:
@@ -165,6 +208,12 @@ func probeCreation(op tensor.OpInfo, rust bool, answers func(*tensor.Case) bool)
 				ds = append(ds, d)
 			}
 		}
+		s.zeros.noDType = answers(&tensor.Case{Op: op.Name, Attrs: tensor.Attrs{Shape: []int{2}}})
+		s.zeros.rank0 = answers(&tensor.Case{Op: op.Name, Attrs: tensor.Attrs{Shape: []int{}}}) ||
+			len(ds) > 0 && answers(&tensor.Case{Op: op.Name, Attrs: tensor.Attrs{Shape: []int{}, DType: ds[0]}})
+		if s.zeros.noDType && len(ds) == 0 {
+			ds = tensor.AllDTypes // the dtype attr is drawn one time in two only
+		}
 	case tensor.ClassFromVec:
 		for _, d := range tensor.AllDTypes {
 			c := probeCase(op.Name, tensor.Arg{Tensor: probeTensor(d)})
@@ -173,21 +222,30 @@ func probeCreation(op tensor.OpInfo, rust bool, answers func(*tensor.Case) bool)
 				ds = append(ds, d)
 			}
 		}
-	case tensor.ClassFromLiteral, tensor.ClassArange:
-		for _, text := range []string{"[1, 2]", "[1.0, 2.0]", "2", "[true, false]"} {
-			c := &tensor.Case{Op: op.Name}
-			if op.Class == tensor.ClassArange {
-				start, end := "0", text
-				if strings.HasPrefix(text, "[") {
-					continue
-				}
-				c.Attrs.Start, c.Attrs.End = &start, &end
-			} else {
-				c.Attrs.Literal = &text
+	case tensor.ClassFromLiteral:
+		sx := pythonSyntax
+		if s.rust {
+			sx = rustSyntax
+		}
+		for _, f := range litForms {
+			text := f.probeText(sx)
+			if answers(&tensor.Case{Op: op.Name, Attrs: tensor.Attrs{Literal: &text}}) {
+				s.literals = append(s.literals, f)
 			}
-			if answers(c) {
-				return tensor.AllDTypes
+		}
+		if len(s.literals) > 0 {
+			ds = tensor.AllDTypes
+		}
+	case tensor.ClassArange:
+		for _, k := range arangeKinds {
+			bounds := map[litKind][2]string{litInt: {"0", "3"}, litFloat: {"0.0", "3.0"}, litMixed: {"0", "3.0"}}[k]
+			start, end := bounds[0], bounds[1]
+			if answers(&tensor.Case{Op: op.Name, Attrs: tensor.Attrs{Start: &start, End: &end}}) {
+				s.aranges = append(s.aranges, k)
 			}
+		}
+		if len(s.aranges) > 0 {
+			ds = tensor.AllDTypes
 		}
 	}
 	return ds

@@ -178,14 +178,26 @@ func (s *scope) draw(d *draw) *tensor.Case {
 	case tensor.ClassIndexSelect:
 		s.indexSelect(d, c, dt)
 	case tensor.ClassFromLiteral:
-		lit := genLiteral(d, s.literalSyntax(d))
+		var forms []litForm
+		if s.sup != nil {
+			forms = s.sup.literals
+		}
+		lit := genLiteral(d, s.literalSyntax(d), forms)
 		c.Attrs.Literal = &lit
 	case tensor.ClassArange:
-		start, end := genArangeBounds(d)
+		kinds := arangeKinds
+		if s.sup != nil {
+			kinds = s.sup.aranges
+		}
+		start, end := genArangeBounds(d, pick(d, kinds))
 		c.Attrs.Start, c.Attrs.End = &start, &end
 	case tensor.ClassZeros:
-		c.Attrs.Shape = s.g.smallShape(d)
-		if d.coin() {
+		minRank := 0
+		if s.sup != nil && !s.sup.zeros.rank0 {
+			minRank = 1
+		}
+		c.Attrs.Shape = s.g.smallShape(d, minRank)
+		if s.sup == nil && d.coin() || s.sup != nil && (!s.sup.zeros.noDType || d.coin()) {
 			c.Attrs.DType = dt
 		}
 	case tensor.ClassFromVec:
@@ -195,7 +207,7 @@ func (s *scope) draw(d *draw) *tensor.Case {
 	case tensor.ClassToHost:
 		a := s.tensor(d, dt, name, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}
-		c.Attrs.DType = pick(d, s.g.dtypes)
+		c.Attrs.DType = pick(d, s.dtypes[name])
 		r := a.Rank()
 		c.Attrs.Rank = &r
 	}
@@ -221,13 +233,17 @@ func (s *scope) tensor(d *draw, dt tensor.DType, op string, arg int, b bias) *te
 	if s.tier != nil {
 		return s.tier.tensor(d, dt, b)
 	}
-	return s.g.elements(d, dt, s.g.smallShape(d), b)
+	minRank := 0
+	if s.sup != nil {
+		minRank = s.sup.minRank[op]
+	}
+	return s.g.elements(d, dt, s.g.smallShape(d, minRank), b)
 }
 
-// smallShape draws a shape: rank 0 to 3, dims up to 6 (the last up to the
-// element budget), sometimes empty.
-func (g *Gen) smallShape(d *draw) []int {
-	rank := d.between(0, 3)
+// smallShape draws a shape: rank minRank to 3, dims up to 6 (the last up to
+// the element budget), sometimes empty.
+func (g *Gen) smallShape(d *draw, minRank int) []int {
+	rank := d.between(minRank, 3)
 	shape := make([]int, rank)
 	budget := g.opts.maxElems()
 	for i := range shape {

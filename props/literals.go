@@ -117,79 +117,144 @@ const (
 	rustSyntax
 )
 
-// genLiteral draws the text of a literal in syntax sx: a scalar, a list of
-// up to four elements, a 2x2 nest, an empty or a ragged list; elements are
-// integers, floats or bools, mostly at the limits of some dtype, sometimes
-// mixed, and in Rust sometimes with a type suffix.
-func genLiteral(d *draw, sx syntax) string {
-	elem := literalElement(d, sx)
-	switch d.intn(8) {
-	case 0:
-		return elem()
-	case 1:
-		return "[]"
-	case 2:
-		return "[[" + elem() + ", " + elem() + "], [" + elem() + ", " + elem() + "]]"
-	case 3:
-		return "[[" + elem() + ", " + elem() + "], [" + elem() + "]]" // ragged
-	}
-	parts := make([]string, d.between(1, 4))
-	for i := range parts {
-		parts[i] = elem()
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
+// litForm is the form of a literal: its nesting and its element kind.
+type litForm struct {
+	nest litNest
+	kind litKind
 }
 
-// literalElement returns a function drawing one element of a literal:
-// integers, floats or bools (fixed per literal, or mixed one time in four).
-func literalElement(d *draw, sx syntax) func() string {
-	kind := d.intn(4)
+type litNest int
+
+const (
+	litScalar litNest = iota // 3.5
+	litList                  // [1, 2]
+	litNested                // [[1, 2], [3, 4]]
+	litEmpty                 // []
+	litRagged                // [[1, 2], [3]]
+)
+
+type litKind int
+
+const (
+	litBool litKind = iota
+	litInt
+	litFloat
+	litMixed // elements of different kinds
+)
+
+// litForms lists every literal form.
+var litForms = func() []litForm {
+	var fs []litForm
+	for n := litScalar; n <= litRagged; n++ {
+		for k := litBool; k <= litMixed; k++ {
+			fs = append(fs, litForm{n, k})
+		}
+	}
+	return fs
+}()
+
+// probeText is the simplest literal of form f in syntax sx, to probe
+// whether a profile accepts the form.
+func (f litForm) probeText(sx syntax) string {
+	elems := map[litKind][]string{litBool: {"true", "false"}, litInt: {"1", "2"}, litFloat: {"1.0", "2.0"}, litMixed: {"1", "2.0"}}[f.kind]
+	if sx == pythonSyntax && f.kind == litBool {
+		elems = []string{"True", "False"}
+	}
+	return f.text(elems)
+}
+
+// text writes elements (at least two) in form f.
+func (f litForm) text(e []string) string {
+	switch f.nest {
+	case litScalar:
+		return e[0]
+	case litNested:
+		return "[[" + e[0] + ", " + e[1] + "], [" + e[1] + ", " + e[0] + "]]"
+	case litEmpty:
+		return "[]"
+	case litRagged:
+		return "[[" + e[0] + ", " + e[1] + "], [" + e[0] + "]]"
+	}
+	return "[" + strings.Join(e, ", ") + "]"
+}
+
+// genLiteral draws the text of a literal in syntax sx, of one of forms (any
+// when nil): elements at the limits of some dtype mostly, in Rust sometimes
+// with a type suffix.
+func genLiteral(d *draw, sx syntax, forms []litForm) string {
+	if len(forms) == 0 {
+		forms = litForms
+	}
+	f := pick(d, forms)
 	var suffix string
-	if sx == rustSyntax && d.oneIn(3) {
+	if sx == rustSyntax && f.kind != litBool && d.oneIn(3) {
 		suffix = pick(d, []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"})
 	}
-	return func() string {
-		k := kind
-		if k == 3 {
-			k = d.intn(3)
-		}
-		switch k {
-		case 0:
-			if sx == pythonSyntax && d.oneIn(2) {
-				return pick(d, []string{"True", "False"})
+	n := 2
+	if f.nest == litList {
+		n = d.between(2, 4)
+	}
+	elems := make([]string, n)
+	for i := range elems {
+		k := f.kind
+		if k == litMixed {
+			k = litKind(d.intn(3))
+			if i == 0 {
+				k = litInt // an int first, a float after: the typical mixed literal
+			} else if i == 1 {
+				k = litFloat
 			}
-			return pick(d, []string{"true", "false"})
-		case 1:
-			text := intText(d, "", 0)
-			if suffix != "" {
-				text += suffix
-			}
-			return text
 		}
-		t := pick(d, floatTypes)
-		x := tensor.FloatFromBits(pick(d, thePalette.all[t]), t)
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			x = float64(d.between(-16, 16)) / 2 // no literal syntax for them
+		elems[i] = literalElement(d, sx, k, suffix)
+	}
+	if f.nest == litList && d.oneIn(4) {
+		elems = elems[:1] // a one-element list
+		return "[" + elems[0] + "]"
+	}
+	return f.text(elems)
+}
+
+// literalElement draws one element of kind k.
+func literalElement(d *draw, sx syntax, k litKind, suffix string) string {
+	switch k {
+	case litBool:
+		if sx == pythonSyntax && d.coin() {
+			return pick(d, []string{"True", "False"})
 		}
-		text := formatFloat(x)
-		if suffix == "f32" || suffix == "f64" {
+		return pick(d, []string{"true", "false"})
+	case litInt:
+		text := intText(d, "", 0)
+		if suffix != "" && suffix[0] != 'f' {
 			text += suffix
 		}
 		return text
 	}
+	t := pick(d, floatTypes)
+	x := tensor.FloatFromBits(pick(d, thePalette.all[t]), t)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		x = float64(d.between(-16, 16)) / 2 // no literal syntax for them
+	}
+	text := formatFloat(x)
+	if suffix == "f32" || suffix == "f64" {
+		text += suffix
+	}
+	return text
 }
 
-// genArangeBounds draws arange's start and end texts: integers or floats,
-// short ranges, empty and reversed ones.
-func genArangeBounds(d *draw) (start, end string) {
+// arangeKinds are the kinds of arange bounds: both integers, both floats,
+// or an integer start and a float end.
+var arangeKinds = []litKind{litInt, litFloat, litMixed}
+
+// genArangeBounds draws arange's start and end texts of kind k: short
+// ranges, empty and reversed ones.
+func genArangeBounds(d *draw, k litKind) (start, end string) {
 	ints := []string{"0", "1", "-2", "3", "5"}
 	floats := []string{"0.0", "0.5", "2.5", "3.0", "-1.5"}
-	start, end = pick(d, ints), pick(d, ints)
-	if d.coin() {
-		start = pick(d, floats)
+	switch k {
+	case litInt:
+		return pick(d, ints), pick(d, ints)
+	case litFloat:
+		return pick(d, floats), pick(d, floats)
 	}
-	if d.coin() {
-		end = pick(d, floats)
-	}
-	return start, end
+	return pick(d, ints), pick(d, floats)
 }
