@@ -318,11 +318,13 @@ func (e *evaluation) burnCumsum(t *tensor.Tensor) tensor.Outcome {
 	out := tensor.New(t.DType, t.Shape...)
 	for _, row := range rows {
 		acc, facc := uint64(0), 0.0
-		for k, i := range row {
+		var prefix exactSum
+		for _, i := range row {
 			if t.DType.IsFloat() {
 				facc = rustFloatOp("add", facc, t.Float(i), t.DType)
 				out.SetFloat(i, facc)
-				if _, exact := rustExactSum(burnRowValues(t, row[:k+1]), t.DType); !e.burnFlex() && !exact {
+				prefix.add(t.Float(i))
+				if _, exact := prefix.value(t.DType); !e.burnFlex() && !exact {
 					out.SetUnspecified(i)
 				}
 				continue
@@ -344,14 +346,6 @@ func (e *evaluation) burnCumsum(t *tensor.Tensor) tensor.Outcome {
 		}
 	}
 	return tensor.ValueOutcome(out)
-}
-
-func burnRowValues(t *tensor.Tensor, idx []int) []float64 {
-	xs := make([]float64, len(idx))
-	for k, i := range idx {
-		xs[k] = t.Float(i)
-	}
-	return xs
 }
 
 // burnSelect is tensor.select(dim, indices).

@@ -17,12 +17,28 @@ import (
 // stillFails decides what "the same failure" is; campaigns keep the profile,
 // the op and the divergence kind.
 func Shrink(c *tensor.Case, stillFails func(*tensor.Case) bool) *tensor.Case {
+	return ShrinkUntil(c, stillFails, func() bool { return false })
+}
+
+// ShrinkUntil is Shrink that stops, with the smallest failing case found so
+// far, as soon as stop reports true (a time budget spent, a campaign ended).
+// Candidates are built one family at a time, so that a step found among
+// the first (fewer elements) costs no copies of the rest.
+func ShrinkUntil(c *tensor.Case, stillFails func(*tensor.Case) bool, stop func() bool) *tensor.Case {
 	best := cloneCase(c)
 	for round := 0; round < 50; round++ {
 		improved := false
-		for _, cand := range candidates(best) {
-			if Size(cand) < Size(best) && valid(cand) && stillFails(cand) {
-				best, improved = cand, true
+		for _, fam := range candidateFamilies {
+			for _, cand := range fam.candidates(best) {
+				if stop() {
+					return best
+				}
+				if Size(cand) < Size(best) && (fam.valuesOnly || valid(cand)) && stillFails(cand) {
+					best, improved = cand, true
+					break
+				}
+			}
+			if improved {
 				break
 			}
 		}
@@ -135,16 +151,19 @@ func cloneCase(c *tensor.Case) *tensor.Case {
 	return &d
 }
 
-// candidates lists simpler variants of c, most promising first.
-func candidates(c *tensor.Case) []*tensor.Case {
-	var out []*tensor.Case
-	out = append(out, sliceCandidates(c)...)
-	out = append(out, dimCandidates(c)...)
-	out = append(out, flattenCandidates(c)...)
-	out = append(out, attrCandidates(c)...)
-	out = append(out, dtypeCandidates(c)...)
-	out = append(out, valueCandidates(c)...)
-	return out
+// candidateFamilies list the ways to simplify a case, most promising
+// first. A family that changes only values keeps a case the codec accepts
+// (checking it again would encode a tier-sized case for nothing).
+var candidateFamilies = []struct {
+	candidates func(*tensor.Case) []*tensor.Case
+	valuesOnly bool
+}{
+	{sliceCandidates, false},
+	{dimCandidates, false},
+	{flattenCandidates, false},
+	{attrCandidates, false},
+	{dtypeCandidates, false},
+	{valueCandidates, true},
 }
 
 // tensorArgs returns the indices of c's tensor arguments.

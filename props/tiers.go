@@ -15,16 +15,26 @@ import (
 // index 0, at the last index and at the boundaries of the pieces the size is
 // cut into.
 //
-// Each tier gets an equal part of tierTimeShare of a campaign's time: the
-// chance of drawing a tier case is that part times the cost of a small case
-// over the cost of a tier case, estimated from the tier's size (the
-// model's exact arithmetic, about elementCost per element, dominates a
-// large case; a small case costs about caseCost).
+// The tiers share tierTimeShare of a campaign's time, each by its weight:
+// the chance of drawing a tier case is its part of the time times the cost
+// of a small case over the cost of a tier case, estimated from the tier's
+// size (the model's exact arithmetic, about elementCost per element,
+// dominates a large case; a small case costs about caseCost, drawing and
+// checking included).
 const (
-	tierTimeShare = 0.4
-	caseCost      = 10.0 // µs
-	elementCost   = 0.1  // µs
+	tierTimeShare = 0.5
+	caseCost      = 20.0 // µs
+	elementCost   = 0.15 // µs
 )
+
+// costlyOps are the ops whose model cost is far above elementCost: exact
+// (big-float) exp, pow and sqrt take about 20 µs an element, so a case of
+// 65536 elements would hold a worker for a second. Tiers above
+// costlyElements leave them out; the kernels that change path there are the
+// elementwise driver and split the other ops reach.
+var costlyOps = []string{"exp", "pow", "sqrt"}
+
+const costlyElements = 4096
 
 // Tier is one size tier: a path size of a backend, and how often to draw it.
 type Tier struct {
@@ -44,10 +54,16 @@ func TiersOf(b tensor.Backend) []Tier {
 		return nil
 	}
 	sizes := ps.PathSizes()
+	weight := func(s tensor.PathSize) float64 { return float64(max(s.Weight, 1)) }
+	var total float64
+	for _, s := range sizes {
+		total += weight(s)
+	}
 	tiers := make([]Tier, len(sizes))
 	for i, s := range sizes {
 		cost := caseCost + elementCost*1.5*float64(s.Elements) // sizes average about 1.5 times Elements
-		tiers[i] = Tier{PathSize: s, perMillion: max(1, int(1e6*tierTimeShare/float64(len(sizes))*caseCost/cost))}
+		share := tierTimeShare * weight(s) / total
+		tiers[i] = Tier{PathSize: s, perMillion: max(1, int(1e6*share*caseCost/cost))}
 	}
 	return tiers
 }
@@ -67,8 +83,12 @@ func (d *draw) tier(tiers []Tier) int {
 	return -1
 }
 
-// reaches reports whether op's path changes at the tier's size.
+// reaches reports whether op's path changes at the tier's size (and the op
+// is cheap enough to check at it).
 func (t *Tier) reaches(op string) bool {
+	if t.Elements > costlyElements && slices.Contains(costlyOps, op) {
+		return false
+	}
 	if len(t.Ops) > 0 {
 		return slices.Contains(t.Ops, op)
 	}

@@ -29,12 +29,15 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		// streaming stores of large contiguous int64 and float32 adds
 		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}},
 	}
-	if e.workers > 1 { // parallel.go: from the threshold, ops run in pieces aligned to 64
+	if e.workers > 1 {
+		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
+		// several goroutines: what goes wrong there (a lost carry, a piece
+		// bound off by one) no small case can show, so these weigh most
 		for _, group := range []struct {
 			name string
 			ops  []string
 		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
-			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops})
+			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 3})
 		}
 	}
 	return sizes
