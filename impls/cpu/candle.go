@@ -296,18 +296,18 @@ func candleScalarTensor(e *Engine, s *tensor.Scalar, t *tensor.Tensor) (*tensor.
 	case "bool":
 		return fail(tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `bool`"))
 	}
-	d, ok := rlDType(typ)
+	d, ok := rustDTypes[typ]
 	if !ok || !candleDType(d) {
 		return fail(tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `%s`", typ))
 	}
-	lit, ok := parseRustLit(s.Text)
-	if !ok || lit.root.List {
-		return fail(tensor.UnsupportedOutcome("does not compile: bad scalar %s", s.Text))
+	lit, err := readRustLiteral(s.Text)
+	if err != nil || !lit.bare {
+		return fail(rustCompileError("bad scalar " + s.Text))
 	}
-	if _, msg := rlType(lit.elems, typ); msg != "" {
-		return fail(tensor.UnsupportedOutcome("does not compile: %s", msg))
+	if _, why := rustLiteralType(lit.toks, typ); why != "" {
+		return fail(rustCompileError(why))
 	}
-	host := rlTensor(lit.elems, []int{1}, d)
+	host := rustTokensTensor(lit.toks, d, []int{1})
 	one := host
 	if d != t.DType {
 		one = rustCast(e, host, t.DType)

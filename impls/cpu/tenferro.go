@@ -394,29 +394,25 @@ func tfLiteralSupports(_ *profile, c *tensor.Case) bool {
 	if c.Attrs.Literal == nil {
 		return false
 	}
-	lit, ok := parseRustLit(*c.Attrs.Literal)
-	return !ok || lit.compile != "" || len(lit.elems) == 0 || len(lit.shape) == 1
+	lit := compileRustLiteral(*c.Attrs.Literal)
+	return lit.reject != "" || len(lit.shape) == 1
 }
 
 // tfFromLiteral is Tensor::from_vec_col_major(vec![n], vec![literal...])
 // (policy tenferro.create.from-vec): the Vec's element type is the dtype.
 func tfFromLiteral(text string) tensor.Outcome {
-	lit, ok := parseRustLit(text)
+	lit := compileRustLiteral(text)
 	switch {
-	case !ok:
-		return rustCompileError(text + " is not a Rust literal")
-	case lit.compile != "":
-		return rustCompileError(lit.compile)
-	case len(lit.elems) == 0:
-		return rustCompileError("type annotations needed for an empty literal (E0282)")
+	case lit.reject != "":
+		return rustCompileError(lit.reject)
 	case len(lit.shape) != 1:
 		return tensor.UnsupportedOutcome("cpu engine: a rank-%d literal is unspecified for tenferro", len(lit.shape))
 	}
-	d, ok := rlDType(lit.typ)
+	d, ok := rustDTypes[lit.typ]
 	if !ok || !tfDType(d) {
 		return tensor.UnsupportedOutcome("tenferro has no %s element type", lit.typ)
 	}
-	return tensor.ValueOutcome(rlTensor(lit.elems, lit.shape, d))
+	return tensor.ValueOutcome(rustTokensTensor(lit.toks, d, lit.shape))
 }
 
 // tfFromVecSupports declines a data length that does not fill the shape.
