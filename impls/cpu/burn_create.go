@@ -75,13 +75,19 @@ func burnZeros(e *Engine, p *profile, c *tensor.Case, _ []*tensor.Tensor) tensor
 	if !d.Valid() {
 		d = tensor.F32
 	}
-	switch {
-	case d.IsComplex():
+	if d.IsComplex() {
 		return tensor.UnsupportedOutcome("burn has no complex dtype")
-	case len(c.Attrs.Shape) == 0:
+	}
+	return burnValue(tensor.New(d, c.Attrs.Shape...))
+}
+
+// burnValue is t as the result of a creation op, which cannot be of rank 0
+// in burn (policy burn.create.rank-at-least-1).
+func burnValue(t *tensor.Tensor) tensor.Outcome {
+	if t.Rank() == 0 {
 		return tensor.UnsupportedOutcome("burn has no rank-0 tensors")
 	}
-	return tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
+	return tensor.ValueOutcome(t)
 }
 
 // burnFromVec is Tensor::from_data(TensorData::new(v, shape), &device):
@@ -91,10 +97,7 @@ func burnFromVec(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) t
 	if tensor.NumElements(shape) != t.Len() {
 		return tensor.PanicOutcome("Shape %v is invalid for input of size %d", shape, t.Len())
 	}
-	if len(shape) == 0 {
-		return tensor.UnsupportedOutcome("burn has no rank-0 tensors")
-	}
-	return tensor.ValueOutcome(rustReshape(t, shape))
+	return burnValue(rustReshape(t, shape))
 }
 
 // burnToHost is tensor.into_data().to_vec::<T>(): the rank is the tensor's

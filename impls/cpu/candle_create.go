@@ -139,14 +139,13 @@ func candleArange(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 // candleZeros is Tensor::zeros(shape, dtype, &dev): candle has no default
 // dtype (policy candle.create.no-default-dtype).
 func candleZeros(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	d := c.Attrs.DType
-	switch {
-	case !d.Valid():
-		return tensor.UnsupportedOutcome("candle has no default dtype: Tensor::zeros needs an explicit DType")
-	case !candleDType(d):
-		return tensor.UnsupportedOutcome("candle has no %s dtype", d)
+	if d := c.Attrs.DType; candleDType(d) {
+		return tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
 	}
-	return tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
+	if c.Attrs.DType == tensor.Invalid {
+		return tensor.UnsupportedOutcome("candle has no default dtype: Tensor::zeros needs an explicit DType")
+	}
+	return tensor.UnsupportedOutcome("candle has no %s dtype", c.Attrs.DType)
 }
 
 // candleFromVec is Tensor::from_vec(v, shape, &dev), which 0.11 does not
