@@ -127,7 +127,8 @@ func rustItoa(n int) string {
 	return string(buf[i:])
 }
 
-// rustDim resolves a possibly negative dim against rank.
+// rustDim resolves a possibly negative dim against rank (as Rust and Python
+// frameworks alike count dims from the end).
 func rustDim(dim, rank int) (int, bool) {
 	if dim < 0 {
 		dim += rank
