@@ -14,20 +14,21 @@ import (
 )
 
 // The limits of a copy, set from measurements on this repository's model
-// and engine before the engine's copies were rewritten. A body of a few
-// tokens ("return x.Len()" is 6, a sign function 20) is written alike by
-// anyone, so bodies shorter than MinEqual tokens (about three statements)
-// are never compared, and an equal normalized body of that size is a copy.
-// Similarity is the Dice coefficient of the longest common subsequence,
-// 2·LCS/(len a + len b). Below 40 tokens it says little: unrelated bodies
-// (two loops collecting names) reached 0.87 there, so short bodies count
-// only when equal. From MinNear tokens on, renamed copies with small edits
-// (messages built with + instead of Sprintf, a string operand replaced by a
-// constant, a loop folded into ||) scored 0.70 to 0.99 (rlType 0.73,
-// tfPromote 0.74, candleAffineCoefficients 0.76), while independently
-// written code for analogous rules (candle's and burn's from_literal, the
-// model's and the Metal simulator's float-to-int conversion) scored at most
-// 0.66: Threshold sits between them.
+// and engine. A body of a few tokens ("return x.Len()" is 6, a sign
+// function 20) is written alike by anyone, so bodies shorter than MinEqual
+// tokens (about three statements) are never compared, and an equal
+// normalized body of that size is a copy. Similarity is the Dice
+// coefficient of the longest common subsequence, 2·LCS/(len a + len b).
+// Below 40 tokens it says little: unrelated bodies (two loops collecting
+// names) reached 0.87 there, so short bodies count only when equal. From
+// MinNear tokens on, the engine's renamed copies with small edits (messages
+// built with + instead of Sprintf, a string operand replaced by a constant,
+// a loop folded into ||) scored 0.70 to 0.99 (rlType 0.73, tfPromote 0.74,
+// candleAffineCoefficients 0.76), and the closest pair of different
+// functions 0.69 (the model's candle zeros against the engine's burn zeros:
+// two ops that check a dtype and build zeros). Threshold sits between them.
+// A copy edited further falls below it (two translations scored 0.68 and
+// 0.69): the check is a tripwire for copies, not a proof of independence.
 const (
 	MinEqual  = 24
 	MinNear   = 40

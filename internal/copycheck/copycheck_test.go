@@ -1,6 +1,7 @@
 package copycheck
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -172,5 +173,27 @@ func f(x float64) float64 {
 	want := "BlockStmt Assign:= $0 Binary+ CallExpr m.Abs $1 FLOAT:1.5 ReturnStmt Binary* $0 $1 }"
 	if got != want {
 		t.Errorf("tokens\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestModelBodiesStayOutOfImpls enforces DESIGN.md's rule that the model and
+// the implementations share no semantic code through a copy (the import
+// rule is model/deps_test.go's): no function body of model/ reappears,
+// renamed or lightly edited, in impls/cpu, impls/metal or impls/adapter.
+func TestModelBodiesStayOutOfImpls(t *testing.T) {
+	root := os.DirFS("../..")
+	model, err := Load(root, "model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	impls, err := Load(root, "impls/cpu", "impls/metal", "impls/adapter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(model) < 100 || len(impls) < 100 {
+		t.Fatalf("read %d model and %d implementation functions: the trees are missing", len(model), len(impls))
+	}
+	if err := Check(model, impls); err != nil {
+		t.Error(err)
 	}
 }
