@@ -16,8 +16,7 @@ import (
 // powTieMargin: an approximation within 2^-powTieMargin of itself from a
 // half-way point is taken to be the tie: the approximation is accurate to
 // 2^-powApproxBits, so a true tie always lands within the margin, and a
-// power that is not one would have to agree with a half-way point in 180
-// bits after the rounding position.
+// power that is not one would have to lie within a relative 2^-180 of it.
 const powTieMargin = 180
 
 // powF32 returns x**y correctly rounded to float32.

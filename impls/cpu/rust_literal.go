@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -127,7 +128,7 @@ func (sc *rustScanner) space() {
 
 // skip consumes word when the text continues with it.
 func (sc *rustScanner) skip(word string) bool {
-	if len(sc.s)-sc.i >= len(word) && sc.s[sc.i:sc.i+len(word)] == word {
+	if strings.HasPrefix(sc.s[sc.i:], word) {
 		sc.i += len(word)
 		return true
 	}
