@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/tfuzz/tfuzz/internal/bigmath"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
@@ -208,9 +207,6 @@ func truncFloat(q float64) float64 { return math.Trunc(q) }
 
 // ---------------------------------------------------------------- pow
 
-// powPrec is the working precision of the big-float pow (bigmath.Prec).
-const powPrec = bigmath.Prec
-
 // binaryFormats gives precision and normal exponent range of the float dtypes.
 var binaryFormats = map[tensor.DType]struct{ p, emin, emax int }{
 	tensor.F16: {11, -14, 15}, tensor.BF16: {8, -126, 127},
@@ -299,7 +295,7 @@ func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
 	case est < -1200:
 		return math.Copysign(0, sign), math.Copysign(0, sign)
 	}
-	r, exact, above := roundBig(bigmath.Pow(x, y), p)
+	r, exact, above := roundBig(bigPow(x, y), p)
 	other = r
 	if !exact {
 		other = nextToward(r, above, p)

@@ -61,15 +61,7 @@ func (e *evaluation) defaultFloat() tensor.DType {
 
 // --- literals ------------------------------------------------------------------------------
 
-// The syntax is tensor.ParsePythonLiteral's; the dtype inference is this
-// file's rule.
-type literalElem = tensor.PythonLiteralElem
-
-const (
-	litBool  = tensor.LiteralBool
-	litInt   = tensor.LiteralInt
-	litFloat = tensor.LiteralFloat
-)
+// The syntax is litsyntax.go's; the dtype inference is this file's rule.
 
 // literalDType returns the dtype inference of torch.tensor / np.array /
 // jnp.array for the elements, before any range check.
@@ -91,7 +83,7 @@ func (e *evaluation) literalDType(elems []literalElem) tensor.DType {
 
 // pyFromLiteral evaluates from_literal.
 func (e *evaluation) pyFromLiteral(text string) tensor.Outcome {
-	elems, shape, err := tensor.ParsePythonLiteral(text)
+	elems, shape, err := readPythonSyntax(text)
 	if err != nil {
 		return e.fail(pyLiteralShape, tensor.ShapeMismatch, "ValueError: %v", err)
 	}

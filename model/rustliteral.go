@@ -15,12 +15,8 @@ import (
 // element is decided as rustc decides it (rust.literal.typing); what a
 // framework then does with the nested arrays is its own rule.
 
-// The syntax is tensor.ParseRustLiteral's; rustc's typing of the elements
-// is this file's rule.
-type (
-	rustLitNode = tensor.LiteralNode
-	rustLitElem = tensor.LiteralScalar
-)
+// The syntax is litsyntax.go's; rustc's typing of the elements is this
+// file's rule.
 
 // rustLiteral is a literal with its resolved element type and shape.
 type rustLiteral struct {
@@ -36,7 +32,7 @@ type rustLiteral struct {
 // parseRustLiteral parses the literal text; err means the text is not a Rust
 // literal at all (a Python literal such as "[True]"), which does not compile.
 func parseRustLiteral(text string) (*rustLiteral, error) {
-	root, err := tensor.ParseRustLiteral(text)
+	root, err := readRustSyntax(text)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +87,7 @@ func rustLitType(elems []rustLitElem, hint string) (typ, compile string) {
 		typ = "i32"
 	case (typ == "f32" || typ == "f64") && anyInt:
 		return "", fmt.Sprintf("mismatched types: expected `%s`, found integer (E0308)", typ)
-	case tensor.RustIntType(typ) && anyFloat:
+	case rustIntType(typ) && anyFloat:
 		return "", fmt.Sprintf("mismatched types: expected `%s`, found floating-point number (E0308)", typ)
 	}
 	for _, el := range elems {

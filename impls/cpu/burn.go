@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -195,31 +196,25 @@ func burnBinary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 func burnScalar(s *tensor.Scalar, d tensor.DType) (*tensor.Tensor, *tensor.Outcome) {
 	fail := func(o tensor.Outcome) (*tensor.Tensor, *tensor.Outcome) { return nil, &o }
 	one := tensor.New(d, 1)
-	switch {
-	case s.Kind == tensor.ScalarInt && s.Host == "" && !burnFitsI32(s):
+	i64, intErr := strconv.ParseInt(s.Text, 10, 64)
+	if _, err := strconv.ParseInt(s.Text, 10, 32); s.Kind == tensor.ScalarInt && s.Host == "" && err != nil {
 		return fail(rustCompileError("literal out of range for `i32` (overflowing_literals)"))
+	}
+	switch {
 	case d.IsFloat():
-		one.SetFloat(0, s.Float())
+		one.Data[0] = floatWord(s.Float(), d)
 	case s.Kind == tensor.ScalarFloat:
 		v := s.Float()
-		if v != v || v <= -0x1p63 || v >= 0x1p63 {
+		if !(v > -0x1p63 && v < 0x1p63) { // NaN too
 			return fail(tensor.PanicOutcome("%s", msgFloatToSigned))
 		}
-		one.SetInt(0, int64(v))
+		one.Data[0] = uint64(int64(v)) & wordMask(d)
+	case intErr != nil:
+		return fail(tensor.PanicOutcome("Element cannot be represented in the target type: %q(%s) => \"i64\"", s.Host, s.Text))
 	default:
-		v := s.Int()
-		if !v.IsInt64() {
-			return fail(tensor.PanicOutcome("Element cannot be represented in the target type: %q(%s) => \"i64\"", s.Host, s.Text))
-		}
-		one.SetInt(0, v.Int64())
+		one.Data[0] = uint64(i64) & wordMask(d)
 	}
 	return one, nil
-}
-
-// burnFitsI32 reports whether an integer scalar's text is an i32 value.
-func burnFitsI32(s *tensor.Scalar) bool {
-	v := s.Int()
-	return v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32
 }
 
 // burnCompare writes a comparison as a Bool tensor (IEEE for floats).

@@ -24,39 +24,27 @@ func burnLiteralSupports(_ *profile, c *tensor.Case) bool {
 	if c.Attrs.Literal == nil {
 		return false
 	}
-	lit, ok := parseRustLit(*c.Attrs.Literal)
-	if !ok || lit.compile != "" || len(lit.elems) == 0 {
-		return true
-	}
-	vec := lit.root.List && lit.root.Vec
-	return !vec || lit.ragged
+	lit := compileRustLiteral(*c.Attrs.Literal)
+	return lit.reject != "" || !lit.vec || lit.ragged
 }
 
 // burnFromLiteral is Tensor::<D, K>::from_data(literal, &device), the kind
 // following the literal, then the device's default dtype of the kind.
 func burnFromLiteral(e *Engine, p *profile, text string) tensor.Outcome {
-	lit, ok := parseRustLit(text)
-	if !ok {
-		return rustCompileError(text + " is not a Rust literal")
-	}
-	vec := lit.root.List && lit.root.Vec
+	lit := compileRustLiteral(text)
 	switch {
-	case lit.compile != "":
-		return rustCompileError(lit.compile)
-	case len(lit.elems) == 0:
-		return rustCompileError("type annotations needed for an empty literal (E0282)")
-	case lit.ragged && !vec:
-		return rustCompileError("mismatched types: arrays of different lengths (E0308)")
-	case vec:
+	case lit.reject != "":
+		return rustCompileError(lit.reject)
+	case lit.vec:
 		return tensor.UnsupportedOutcome("cpu engine: burn's from_data of a vec! literal is unspecified")
-	case len(lit.shape) == 0:
+	case lit.bare:
 		return tensor.UnsupportedOutcome("burn has no rank-0 tensors")
 	}
-	d, ok := rlDType(lit.typ)
+	d, ok := rustDTypes[lit.typ]
 	if !ok {
 		return tensor.UnsupportedOutcome("burn has no element type %s", lit.typ)
 	}
-	t, bad := burnInput(e, p, rlTensor(lit.elems, lit.shape, d))
+	t, bad := burnInput(e, p, rustTokensTensor(lit.toks, d, lit.shape))
 	if bad != nil {
 		return *bad
 	}
@@ -66,11 +54,11 @@ func burnFromLiteral(e *Engine, p *profile, text string) tensor.Outcome {
 // burnArange is Tensor::<1, Int>::arange(start..end, &device): a Range<i64>,
 // stored as the device's Int dtype.
 func burnArange(e *Engine, p *profile, c *tensor.Case, _ []*tensor.Tensor) tensor.Outcome {
-	elems, _, bad := rustArangeEnds(c, "i64")
+	ends, _, bad := rustArangeEnds(c, "i64")
 	if bad != nil {
 		return tensor.UnsupportedOutcome("Tensor::arange takes a Range<i64>: %s", bad.Message)
 	}
-	vals, ok := rustArange(elems, tensor.I64)
+	vals, ok := rustArange(ends)
 	if !ok {
 		return tensor.UnsupportedOutcome("arange of more than %d elements", tensor.MaxElements)
 	}
@@ -87,13 +75,19 @@ func burnZeros(e *Engine, p *profile, c *tensor.Case, _ []*tensor.Tensor) tensor
 	if !d.Valid() {
 		d = tensor.F32
 	}
-	switch {
-	case d.IsComplex():
+	if d.IsComplex() {
 		return tensor.UnsupportedOutcome("burn has no complex dtype")
-	case len(c.Attrs.Shape) == 0:
+	}
+	return burnValue(tensor.New(d, c.Attrs.Shape...))
+}
+
+// burnValue is t as the result of a creation op, which cannot be of rank 0
+// in burn (policy burn.create.rank-at-least-1).
+func burnValue(t *tensor.Tensor) tensor.Outcome {
+	if t.Rank() == 0 {
 		return tensor.UnsupportedOutcome("burn has no rank-0 tensors")
 	}
-	return tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
+	return tensor.ValueOutcome(t)
 }
 
 // burnFromVec is Tensor::from_data(TensorData::new(v, shape), &device):
@@ -103,10 +97,7 @@ func burnFromVec(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) t
 	if tensor.NumElements(shape) != t.Len() {
 		return tensor.PanicOutcome("Shape %v is invalid for input of size %d", shape, t.Len())
 	}
-	if len(shape) == 0 {
-		return tensor.UnsupportedOutcome("burn has no rank-0 tensors")
-	}
-	return tensor.ValueOutcome(rustReshape(t, shape))
+	return burnValue(rustReshape(t, shape))
 }
 
 // burnToHost is tensor.into_data().to_vec::<T>(): the rank is the tensor's

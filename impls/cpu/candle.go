@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/tfuzz/tfuzz/tensor"
+import (
+	"slices"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
 
 // candle 0.11's CPU backend (debug and release builds): no promotion and no
 // broadcasting in its operators, every f64 scalar operand through affine
@@ -79,7 +83,7 @@ func candleOpName(op opID) string {
 // (candle.binary.empty-returns-lhs), then equal dtypes
 // (candle.binary.no-promotion).
 func candleTensorBinary(e *Engine, p *profile, op opID, x, y *tensor.Tensor) tensor.Outcome {
-	if !rustSameShape(x.Shape, y.Shape) {
+	if !slices.Equal(x.Shape, y.Shape) {
 		return tensor.ErrorOutcome(tensor.ShapeMismatch, "shape mismatch in %s, lhs: %s, rhs: %s",
 			candleOpName(op), rustShape(x.Shape), rustShape(y.Shape))
 	}
@@ -185,7 +189,7 @@ func candlePowTensor(e *Engine, x, y *tensor.Tensor) tensor.Outcome {
 	if x.Len() != 0 && x.DType.IsInt() {
 		return tensor.PanicOutcome("not yet implemented: no unary function for %s", x.DType)
 	}
-	if !rustSameShape(x.Shape, y.Shape) {
+	if !slices.Equal(x.Shape, y.Shape) {
 		return tensor.ErrorOutcome(tensor.ShapeMismatch, "shape mismatch in mul, lhs: %s, rhs: %s", rustShape(y.Shape), rustShape(x.Shape))
 	}
 	if y.Len() == 0 {
@@ -222,7 +226,7 @@ func candleScalarBinary(e *Engine, p *profile, op opID, c *tensor.Case) tensor.O
 	switch op {
 	case opAdd, opSub, opMul, opDiv:
 		if !f64 {
-			typ := candleScalarType(s)
+			typ := rustScalarType(s)
 			return tensor.UnsupportedOutcome("error[E0277]: the trait bound `%s: Borrow<candle_core::Tensor>` is not satisfied", typ)
 		}
 		v := s.Float()
@@ -233,7 +237,11 @@ func candleScalarBinary(e *Engine, p *profile, op opID, c *tensor.Case) tensor.O
 			}
 			return candleAffine(e, p, r.Value, v, 0)
 		}
-		mul, add := candleAffineCoefficients(op, v, left)
+		side := 0
+		if left {
+			side = 1
+		}
+		mul, add := candleAffineOps[op][side](v)
 		return candleAffine(e, p, t, mul, add)
 	case opPow:
 		if left || !f64 {
@@ -254,33 +262,31 @@ func candleScalarBinary(e *Engine, p *profile, op opID, c *tensor.Case) tensor.O
 	return candleTensorBinary(e, p, op, t, st)
 }
 
-// candleScalarType is the Rust type of a scalar operand.
-func candleScalarType(s *tensor.Scalar) string {
-	switch {
-	case s.Host != "":
+// rustScalarType is the Rust type of a scalar operand: its host type, or
+// the type rustc gives a literal of its kind in candle's operator position,
+// where a float is f64.
+func rustScalarType(s *tensor.Scalar) string {
+	if s.Host != "" {
 		return s.Host
-	case s.Kind == tensor.ScalarBool:
-		return "bool"
-	case s.Kind == tensor.ScalarInt:
-		return "{integer}"
+	}
+	if t, ok := rustLiteralKindTypes[s.Kind]; ok {
+		return t
 	}
 	return "f64"
 }
 
-// candleAffineCoefficients returns (mul, add) of t op s (s op t when left):
-// bin_trait!'s + (1, s), - (1, -s), * (s, 0), / (1/s, 0), and s - t (-1, s).
-func candleAffineCoefficients(op opID, s float64, left bool) (mul, add float64) {
-	switch {
-	case op == opAdd:
-		return 1, s
-	case op == opSub && left:
-		return -1, s
-	case op == opSub:
-		return 1, -s
-	case op == opMul:
-		return s, 0
-	}
-	return 1 / s, 0
+var rustLiteralKindTypes = map[tensor.ScalarKind]string{tensor.ScalarBool: "bool", tensor.ScalarInt: "{integer}"}
+
+// affineOf gives t.affine's coefficients for the scalar operand s.
+type affineOf func(s float64) (mul, add float64)
+
+// candleAffineOps is how candle's bin_trait! turns t op s ([0]) and s op t
+// ([1]) into t.affine(mul, add); s / t is t.recip() * s instead.
+var candleAffineOps = map[opID][2]affineOf{
+	opAdd: {func(s float64) (float64, float64) { return 1, s }, func(s float64) (float64, float64) { return 1, s }},
+	opSub: {func(s float64) (float64, float64) { return 1, -s }, func(s float64) (float64, float64) { return -1, s }},
+	opMul: {func(s float64) (float64, float64) { return s, 0 }, func(s float64) (float64, float64) { return s, 0 }},
+	opDiv: {func(s float64) (float64, float64) { return 1 / s, 0 }, nil},
 }
 
 // candleScalarTensor is the typed scalar of maximum, minimum and the
@@ -289,25 +295,25 @@ func candleAffineCoefficients(op opID, s float64, left bool) (mul, add float64) 
 // broadcast as a one-element operand.
 func candleScalarTensor(e *Engine, s *tensor.Scalar, t *tensor.Tensor) (*tensor.Tensor, *tensor.Outcome) {
 	fail := func(o tensor.Outcome) (*tensor.Tensor, *tensor.Outcome) { return nil, &o }
-	typ := candleScalarType(s)
+	typ := rustScalarType(s)
 	switch typ {
 	case "{integer}":
-		typ = "i32"
+		typ = rustDefaults[typ]
 	case "bool":
 		return fail(tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `bool`"))
 	}
-	d, ok := rlDType(typ)
+	d, ok := rustDTypes[typ]
 	if !ok || !candleDType(d) {
 		return fail(tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `%s`", typ))
 	}
-	lit, ok := parseRustLit(s.Text)
-	if !ok || lit.root.List {
-		return fail(tensor.UnsupportedOutcome("does not compile: bad scalar %s", s.Text))
+	lit, err := readRustLiteral(s.Text)
+	if err != nil || !lit.bare {
+		return fail(rustCompileError("bad scalar " + s.Text))
 	}
-	if _, msg := rlType(lit.elems, typ); msg != "" {
-		return fail(tensor.UnsupportedOutcome("does not compile: %s", msg))
+	if _, why := rustLiteralType(lit.toks, typ); why != "" {
+		return fail(rustCompileError(why))
 	}
-	host := rlTensor(lit.elems, []int{1}, d)
+	host := rustTokensTensor(lit.toks, d, []int{1})
 	one := host
 	if d != t.DType {
 		one = rustCast(e, host, t.DType)

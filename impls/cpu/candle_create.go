@@ -29,64 +29,58 @@ func rustCompileError(msg string) tensor.Outcome {
 // rust.literal.typing, candle.create.new): nested arrays up to rank 4,
 // Vec up to rank 3 (a ragged Vec<Vec> is an Err), candle's dtypes only.
 func candleFromLiteral(text string) tensor.Outcome {
-	lit, ok := parseRustLit(text)
-	if !ok {
-		return rustCompileError(text + " is not a Rust literal")
+	lit := compileRustLiteral(text)
+	if lit.reject != "" {
+		return rustCompileError(lit.reject)
 	}
-	vec, rank := lit.root.List && lit.root.Vec, len(lit.shape)
-	switch {
-	case lit.compile != "":
-		return rustCompileError(lit.compile)
-	case len(lit.elems) == 0:
-		return rustCompileError("type annotations needed for an empty literal (E0282)")
-	case lit.ragged && !vec:
-		return rustCompileError("mismatched types: arrays of different lengths (E0308)")
-	case vec && rank > 3, !vec && rank > 4:
+	// NdArray is implemented for arrays up to rank 4, Vecs up to rank 3
+	if rank := len(lit.shape); rank > 4 || lit.vec && rank > 3 {
 		return tensor.UnsupportedOutcome("the trait `NdArray` is not implemented for a rank-%d literal", rank)
 	}
-	d, ok := rlDType(lit.typ)
+	d, ok := rustDTypes[lit.typ]
 	if !ok || !candleDType(d) {
 		return tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `%s`", lit.typ)
 	}
-	if vec && rank >= 2 {
-		first, _ := lit.root.Items[0].Shape()
-		for _, it := range lit.root.Items {
-			if s, ragged := it.Shape(); ragged || !rustSameShape(s, first) {
-				return tensor.ErrorOutcome(tensor.ShapeMismatch, "two elements have different shapes %v %v", s, first)
-			}
-		}
+	if lit.ragged { // only a Vec gets here: NdArray::shape checks it at run time
+		return tensor.ErrorOutcome(tensor.ShapeMismatch, "two elements have different shapes (a ragged Vec)")
 	}
-	return tensor.ValueOutcome(rlTensor(lit.elems, lit.shape, d))
+	return tensor.ValueOutcome(rustTokensTensor(lit.toks, d, lit.shape))
 }
 
-// rustArangeEnds parses arange's start (default "0") and end literals, each
-// one scalar, and resolves their common type (hint: the type the API fixes,
-// "" for none).
-func rustArangeEnds(c *tensor.Case, hint string) (elems []rlElem, typ string, bad *tensor.Outcome) {
-	start := "0"
+// rustArangeEnds reads arange's start (default "0") and end literals, each
+// one scalar, resolves their common type (hint: the type the API fixes, ""
+// for none) and returns them as a two-element tensor of it (nil when the
+// type has no dtype).
+func rustArangeEnds(c *tensor.Case, hint string) (ends *tensor.Tensor, typ string, bad *tensor.Outcome) {
+	texts := []string{"0", *c.Attrs.End}
 	if c.Attrs.Start != nil {
-		start = *c.Attrs.Start
+		texts[0] = *c.Attrs.Start
 	}
-	for _, text := range []string{start, *c.Attrs.End} {
-		lit, ok := parseRustLit(text)
-		if !ok || lit.root.List {
+	toks := make([]rustTok, 2)
+	for i, text := range texts {
+		lit, err := readRustLiteral(text)
+		if err != nil || !lit.bare {
 			o := rustCompileError(text + " is not a scalar Rust literal")
 			return nil, "", &o
 		}
-		elems = append(elems, lit.elems[0])
+		toks[i] = lit.toks[0]
 	}
-	typ, msg := rlType(elems, hint)
-	if msg != "" {
-		o := rustCompileError(msg)
+	typ, why := rustLiteralType(toks, hint)
+	if why != "" {
+		o := rustCompileError(why)
 		return nil, "", &o
 	}
-	return elems, typ, nil
+	if d, ok := rustDTypes[typ]; ok {
+		return rustTokensTensor(toks, d, []int{2}), typ, nil
+	}
+	return nil, typ, nil
 }
 
-// rustArange runs `while cur < end { push(cur); cur += 1 }` in the dtype d
-// (floats round each step); ok is false past tensor.MaxElements elements.
-func rustArange(elems []rlElem, d tensor.DType) (*tensor.Tensor, bool) {
-	ends := rlTensor(elems, []int{2}, d)
+// rustArange runs `while cur < end { push(cur); cur += 1 }` in the dtype of
+// ends (floats round each step); ok is false past tensor.MaxElements
+// elements.
+func rustArange(ends *tensor.Tensor) (*tensor.Tensor, bool) {
+	d := ends.DType
 	var words []uint64
 	switch {
 	case d == tensor.F32:
@@ -128,15 +122,14 @@ func rustArange(elems []rlElem, d tensor.DType) (*tensor.Tensor, bool) {
 // candleArange is Tensor::arange(start, end, &dev) (policy
 // candle.create.arange): the literals' common type, steps of 1 in it.
 func candleArange(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	elems, typ, bad := rustArangeEnds(c, "")
+	ends, typ, bad := rustArangeEnds(c, "")
 	if bad != nil {
 		return *bad
 	}
-	d, ok := rlDType(typ)
-	if !ok || !candleDType(d) {
+	if ends == nil || !candleDType(ends.DType) {
 		return tensor.UnsupportedOutcome("the trait `WithDType` is not implemented for `%s`", typ)
 	}
-	out, ok := rustArange(elems, d)
+	out, ok := rustArange(ends)
 	if !ok {
 		return tensor.UnsupportedOutcome("arange of more than %d elements", tensor.MaxElements)
 	}
@@ -146,14 +139,13 @@ func candleArange(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 // candleZeros is Tensor::zeros(shape, dtype, &dev): candle has no default
 // dtype (policy candle.create.no-default-dtype).
 func candleZeros(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	d := c.Attrs.DType
-	switch {
-	case !d.Valid():
-		return tensor.UnsupportedOutcome("candle has no default dtype: Tensor::zeros needs an explicit DType")
-	case !candleDType(d):
-		return tensor.UnsupportedOutcome("candle has no %s dtype", d)
+	if d := c.Attrs.DType; candleDType(d) {
+		return tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
 	}
-	return tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))
+	if c.Attrs.DType == tensor.Invalid {
+		return tensor.UnsupportedOutcome("candle has no default dtype: Tensor::zeros needs an explicit DType")
+	}
+	return tensor.UnsupportedOutcome("candle has no %s dtype", c.Attrs.DType)
 }
 
 // candleFromVec is Tensor::from_vec(v, shape, &dev), which 0.11 does not

@@ -3,8 +3,6 @@ package cpu
 import (
 	"math"
 	"math/big"
-
-	"github.com/tfuzz/tfuzz/internal/bigmath"
 )
 
 // Correctly rounded pow. PyTorch's CPU pow, XLA's CPU pow and NumPy's f32
@@ -12,15 +10,14 @@ import (
 // python.float.pow), which Go's math.Pow does not guarantee. The f32 kernel
 // rounds math.Pow's float64 result unless that lies too close to an f32
 // rounding boundary; f64, and those rare f32 elements, take an exact path:
-// the power in big-float arithmetic far more precise than the result, rounded
-// once, with exact ties recognized.
+// the power in arbitrary precision (bigpow.go), far more precise than the
+// result, rounded once, with exact ties recognized.
 
-// powExtraBits is how much more precise than the result the big-float power
-// is; an approximation this close to a rounding boundary is taken as exact.
-const (
-	powPrec      = bigmath.Prec
-	powTieMargin = 180 // bits: |approx - boundary| < 2^-180 |approx| counts as a tie
-)
+// powTieMargin: an approximation within 2^-powTieMargin of itself from a
+// half-way point is taken to be the tie: the approximation is accurate to
+// 2^-powApproxBits, so a true tie always lands within the margin, and a
+// power that is not one would have to lie within a relative 2^-180 of it.
+const powTieMargin = 180
 
 // powF32 returns x**y correctly rounded to float32.
 func powF32(x, y float32) float32 { return powTo32(float64(x), float64(y)) }
@@ -69,46 +66,47 @@ func powRounded(x, y float64, prec uint) float64 {
 	case est < -1200:
 		return math.Copysign(0, sign)
 	}
-	return sign * roundPrec(bigmath.Pow(x, y), prec)
+	mant, exp, exact := bigPow(x, y)
+	return sign * roundScaled(mant, exp, exact, prec)
 }
 
-// roundPrec rounds a positive a to prec significant bits (24: a float32
-// value; 53: float64), fewer in the format's subnormal range, taking an
-// approximation within 2^-powTieMargin of a half-way point as the tie.
-func roundPrec(a *big.Float, prec uint) float64 {
-	minExp := -125 // a in [2^(exp-1), 2^exp): normal when exp >= minExp
+// roundScaled rounds the positive mant·2^exp to prec significant bits (24: a
+// float32 value; 53: float64), fewer in the format's subnormal range, to
+// nearest with ties to even. An inexact mant within 2^-powTieMargin of itself
+// from a half-way point is a tie.
+func roundScaled(mant *big.Int, exp int, exact bool, prec uint) float64 {
+	minExp, maxExp := -126, 127 // of the format's normal numbers
 	if prec == 53 {
-		minExp = -1021
+		minExp, maxExp = -1022, 1023
 	}
-	exp := a.MantExp(nil)
-	p := int(prec)
-	if exp < minExp {
-		p -= minExp - exp // subnormal: the quantum stays 2^(minExp-prec)
-	}
-	quantum := exp - p // the ulp at a's magnitude is 2^quantum
-	if p < 1 {
-		quantum = minExp - int(prec)
-	}
-	ulp := new(big.Float).SetMantExp(big.NewFloat(1), quantum)
-	// down: a truncated to a multiple of the quantum
-	q := new(big.Float).SetMantExp(a, -quantum)
-	qi, _ := q.Int(nil)
-	down := new(big.Float).SetMantExp(new(big.Float).SetInt(qi), quantum)
-	mid := new(big.Float).Add(down, new(big.Float).SetMantExp(big.NewFloat(1), quantum-1))
-	diff := new(big.Float).SetPrec(powPrec).Sub(a, mid)
-	tol := new(big.Float).SetMantExp(big.NewFloat(1), exp-powTieMargin)
-	r := down
-	switch {
-	case new(big.Float).Abs(diff).Cmp(tol) < 0: // a tie: to even
-		if qi.Bit(0) == 1 {
-			r = new(big.Float).Add(down, ulp)
-		}
-	case diff.Sign() > 0:
-		r = new(big.Float).Add(down, ulp)
-	}
-	f, _ := r.Float64() // exact: r has at most prec bits (or overflows to inf)
-	if prec == 24 && f > math.MaxFloat32 {
+	top := mant.BitLen() - 1 + exp // the value lies in [2^top, 2^(top+1))
+	if top > maxExp {
 		return math.Inf(1)
 	}
-	return f
+	// the result is a multiple of 2^quantum: prec bits below the leading one,
+	// or the subnormal spacing
+	quantum := max(top, minExp) - int(prec) + 1
+	drop := quantum - exp // low bits of mant below the quantum
+	if drop <= 0 {
+		return math.Ldexp(float64(mant.Uint64()), exp) // fits: at most prec bits
+	}
+	q := new(big.Int).Rsh(mant, uint(drop))
+	rest := new(big.Int).Sub(mant, new(big.Int).Lsh(q, uint(drop)))
+	half := new(big.Int).Lsh(big.NewInt(1), uint(drop-1))
+	cmp := rest.Cmp(half)
+	if !exact && cmp != 0 {
+		off := rest.Sub(rest, half)
+		if off.Abs(off).BitLen() <= mant.BitLen()-powTieMargin {
+			cmp = 0
+		}
+	}
+	up := cmp > 0 || cmp == 0 && q.Bit(0) == 1
+	r := math.Ldexp(float64(q.Uint64()), quantum) // q has at most prec bits
+	if up {
+		r = math.Ldexp(float64(q.Uint64()+1), quantum)
+	}
+	if r >= math.Ldexp(1, maxExp+1) {
+		return math.Inf(1)
+	}
+	return r
 }

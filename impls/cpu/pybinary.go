@@ -130,38 +130,33 @@ func (b *binPlan) broadcast() *tensor.Outcome {
 	return outcome(tensor.ErrorOutcome(tensor.ShapeMismatch, "shapes %v and %v do not broadcast", x.Shape, y.Shape))
 }
 
-// broadcastShapes is the NumPy-style broadcast of two shapes.
+// broadcastShapes is the NumPy-style broadcast of two shapes: the longer
+// one, with each of the shorter one's dims (aligned at the last) laid over
+// it where that dim is 1; other dims must agree or be 1.
 func broadcastShapes(a, b []int) ([]int, bool) {
-	n := max(len(a), len(b))
-	s := make([]int, n)
-	for i := 0; i < n; i++ {
-		da, db := 1, 1
-		if j := i - (n - len(a)); j >= 0 {
-			da = a[j]
-		}
-		if j := i - (n - len(b)); j >= 0 {
-			db = b[j]
-		}
-		switch {
-		case da == db || db == 1:
-			s[i] = da
-		case da == 1:
-			s[i] = db
-		default:
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	out := append(make([]int, 0, len(a)), a...)
+	over := out[len(a)-len(b):]
+	for k, db := range b {
+		if over[k] == 1 {
+			over[k] = db
+		} else if db != 1 && db != over[k] {
 			return nil, false
 		}
 	}
-	return s, true
+	return out, true
 }
 
 // setDTypes sets the common, compute and result dtypes; intDiv is the float
 // true division of integers computes in (policy python.div.int-to-float).
 func (b *binPlan) setDTypes(common, intDiv tensor.DType) {
-	b.common, b.compute, b.result = common, common, common
-	switch {
-	case b.op == opDiv && !common.IsFloat():
-		b.compute, b.result = intDiv, intDiv
-	case b.op.isComparison():
+	b.common = common
+	if b.compute = common; b.op == opDiv && !common.IsFloat() {
+		b.compute = intDiv
+	}
+	if b.result = b.compute; b.op.isComparison() {
 		b.result = tensor.Bool
 	}
 }

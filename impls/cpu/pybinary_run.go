@@ -190,7 +190,7 @@ func (b *binPlan) runShortcut(e *Engine) tensor.Outcome {
 	if b.shortcut == fillOnes {
 		one := uint64(1)
 		if b.result.IsFloat() {
-			one = tensor.FloatBits(1, b.result)
+			one = floatWord(1, b.result)
 		}
 		for i := range out.Data {
 			out.Data[i] = one

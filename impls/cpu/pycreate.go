@@ -39,61 +39,31 @@ func defaultFloat(p *profile) tensor.DType {
 
 // ------------------------------------------------------------- literals
 
-// The syntax is tensor.ParsePythonLiteral's; the dtype inference is this
-// file's rule (policy python.create.literal-shape for the shape).
-type litElem = tensor.PythonLiteralElem
-
-const (
-	litBool  = tensor.LiteralBool
-	litInt   = tensor.LiteralInt
-	litFloat = tensor.LiteralFloat
-)
-
 func pyLiteralSupports(p *profile, c *tensor.Case) bool { return c.Attrs.Literal != nil }
 
+// pyLiteralEval is torch.tensor / np.array / jnp.array of a literal.
 func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	elems, shape, err := tensor.ParsePythonLiteral(*c.Attrs.Literal)
+	nums, shape, err := readPythonLiteral(*c.Attrs.Literal)
 	if err != nil {
 		return tensor.ErrorOutcome(tensor.ShapeMismatch, "ValueError: %v", err)
 	}
-	// policy python.create.default-dtypes: any float makes the default
-	// float, any int the default int, only bools bool; empty is float
-	d := tensor.Bool
-	if len(elems) == 0 {
-		d = defaultFloat(p)
+	d, ok := pyLiteralDType(p, nums)
+	if !ok { // policy numpy.create.big-int
+		return tensor.UnsupportedOutcome("np.array(%s) has dtype object", *c.Attrs.Literal)
 	}
-	for _, el := range elems {
-		if el.Kind == litFloat {
-			d = defaultFloat(p)
-			break
-		}
-		if el.Kind == litInt {
-			d = defaultInt(p)
-		}
-	}
-	if d == tensor.I64 && p.fw == fwNumPy {
-		var object bool
-		if d, object = numpyIntLiteral(elems); object {
-			// policy numpy.create.big-int
-			return tensor.UnsupportedOutcome("np.array(%s) has dtype object", *c.Attrs.Literal)
-		}
-	}
-	out := &tensor.Tensor{DType: d, Shape: shape, Data: make([]uint64, len(elems))}
-	for i, el := range elems {
+	out := tensor.New(d, shape...)
+	for i, n := range nums {
 		switch {
 		case d.IsFloat():
-			out.Data[i] = floatWord(litFloatValue(el), d)
-		case el.Kind == litBool:
-			if el.Text == "true" {
+			out.Data[i] = floatWord(n.f, d)
+		case n.kind == tensor.ScalarBool:
+			if n.truth {
 				out.Data[i] = 1
 			}
 		default:
-			w, ok := intWord(el.Text, d)
-			if !ok { // policy python.create.int-overflow
-				if p.fw == fwPyTorch {
-					return tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
-				}
-				return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", el.Text, pyName(d))
+			w, ok := pyIntWord(n, d)
+			if !ok {
+				return pyIntOverflow(p, n.text, d)
 			}
 			out.Data[i] = w
 		}
@@ -101,68 +71,66 @@ func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	return tensor.ValueOutcome(out)
 }
 
-// numpyIntLiteral is np.array's dtype for a literal of ints (and bools):
-// each int is int64 if it fits, else uint64 if it fits, else object; int64
-// with uint64 gives float64. object reports an object array.
-func numpyIntLiteral(elems []litElem) (d tensor.DType, object bool) {
-	signed, unsigned := false, false
-	for _, el := range elems {
-		if el.Kind != litInt {
-			continue
-		}
-		v, _ := new(big.Int).SetString(el.Text, 10)
-		switch {
-		case v.IsInt64():
-			signed = true
-		case v.IsUint64():
-			unsigned = true
-		default:
-			return tensor.Invalid, true
+// pyLiteralDType is the dtype inferred for a literal's elements (policy
+// python.create.default-dtypes): the default float when any is a float (or
+// there are none), else the default int when any is an int, else bool. NumPy
+// gives each int int64, else uint64, else object, and then promotes: int64
+// with uint64 is float64 (policy numpy.create.big-int); ok is false for an
+// object array.
+func pyLiteralDType(p *profile, nums []pyNumber) (d tensor.DType, ok bool) {
+	kinds := map[tensor.ScalarKind]bool{}
+	var signed, unsigned, object bool
+	for _, n := range nums {
+		kinds[n.kind] = true
+		if n.kind == tensor.ScalarInt {
+			i64 := !n.huge && (n.mag <= 1<<63-1 || n.neg && n.mag == 1<<63)
+			signed = signed || i64
+			unsigned = unsigned || !i64 && !n.neg && !n.huge
+			object = object || n.huge || n.neg && !i64
 		}
 	}
 	switch {
+	case len(nums) == 0 || kinds[tensor.ScalarFloat]:
+		return defaultFloat(p), true
+	case !kinds[tensor.ScalarInt]:
+		return tensor.Bool, true
+	case p.fw != fwNumPy:
+		return defaultInt(p), true
+	case object:
+		return tensor.Invalid, false
 	case signed && unsigned:
-		return tensor.F64, false
+		return tensor.F64, true
 	case unsigned:
-		return tensor.U64, false
+		return tensor.U64, true
 	}
-	return tensor.I64, false
+	return tensor.I64, true
 }
 
-// litFloatValue is the float64 Python makes of an element: a float parsed,
-// an int correctly rounded (±inf beyond float64), a bool 0 or 1.
-func litFloatValue(el litElem) float64 {
-	switch el.Kind {
-	case litBool:
-		if el.Text == "true" {
-			return 1
-		}
-		return 0
-	case litInt:
-		v, _ := strconv.ParseFloat(el.Text, 64) // correctly rounded; ±inf with ErrRange
-		return v
+// pyIntFits reports whether the integer dtype d holds the int n.
+func pyIntFits(n pyNumber, d tensor.DType) bool {
+	limit := d.MaxUint() // the largest magnitude d holds with n's sign
+	if n.neg {
+		limit = uint64(-d.MinInt())
 	}
-	v, _ := tensor.ParseFloatText(el.Text)
-	return v
+	return !n.huge && n.mag <= limit
 }
 
-// intWord returns the storage word of the int text in dtype d, or false
-// when d cannot hold it.
-func intWord(text string, d tensor.DType) (uint64, bool) {
-	v, ok := new(big.Int).SetString(text, 10)
-	if !ok {
-		return 0, false
+// pyIntWord is the storage word of the int n in the integer dtype d, or
+// false when d cannot hold it.
+func pyIntWord(n pyNumber, d tensor.DType) (uint64, bool) {
+	if n.neg {
+		return -n.mag & wordMask(d), pyIntFits(n, d)
 	}
-	if d.IsSigned() {
-		if !v.IsInt64() || v.Int64() < d.MinInt() || v.Int64() > d.MaxInt() {
-			return 0, false
-		}
-		return uint64(v.Int64()) & wordMask(d), true
+	return n.mag, pyIntFits(n, d)
+}
+
+// pyIntOverflow is the error of an int that does not fit the default int d
+// (policy python.create.int-overflow).
+func pyIntOverflow(p *profile, text string, d tensor.DType) tensor.Outcome {
+	if p.fw == fwPyTorch {
+		return tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
 	}
-	if v.Sign() < 0 || !v.IsUint64() || v.Uint64() > d.MaxUint() {
-		return 0, false
-	}
-	return v.Uint64(), true
+	return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", text, pyName(d))
 }
 
 // floatWord returns the storage word of x rounded once to the float dtype d.
@@ -197,7 +165,8 @@ func parseArangeBound(text string) (arangeBound, bool) {
 	if !ok {
 		return arangeBound{}, false
 	}
-	return arangeBound{f: litFloatValue(litElem{Kind: litInt, Text: text}), i: v}, true
+	f, _ := strconv.ParseFloat(text, 64) // correctly rounded; ±inf beyond float64
+	return arangeBound{f: f, i: v}, true
 }
 
 // arangePlan is an arange decided from its bounds: an outcome decided
@@ -279,11 +248,8 @@ func pyArangeEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		last := new(big.Int).Sub(pl.end.i, big.NewInt(1))
 		if n > 0 {
 			for _, v := range []*big.Int{pl.start.i, last} {
-				if _, ok := intWord(v.String(), d); !ok { // policy python.create.int-overflow
-					if p.fw == fwPyTorch {
-						return tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
-					}
-					return tensor.ErrorOutcome(tensor.OutOfRange, "OverflowError: Python integer %s out of bounds for %s", v, pyName(d))
+				if n, _ := pyWord(v.String()); !pyIntFits(n, d) {
+					return pyIntOverflow(p, v.String(), d)
 				}
 			}
 		}

@@ -38,30 +38,25 @@ func pyArg(p *profile, t *tensor.Tensor) *tensor.Tensor {
 }
 
 func pyIndexEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	src := pyArg(p, c.Args[0].Tensor)
-	idx := pyArg(p, c.Args[1].Tensor)
-	dim := 0
+	src, idx := pyArg(p, c.Args[0].Tensor), pyArg(p, c.Args[1].Tensor)
+	var dim int // 0 when absent
 	if c.Attrs.Dim != nil {
 		dim = *c.Attrs.Dim
 	}
 	// policy python.index-select.dim: PyTorch and NumPy see a 0-dim source
 	// as 1-D; JAX does not
 	rank := src.Rank()
-	if rank == 0 && p.fw != fwJAX {
-		rank = 1
+	if p.fw != fwJAX {
+		rank = max(rank, 1)
 	}
-	d := dim
-	if d < 0 {
-		d += rank
-	}
-	if d < 0 || d >= rank {
-		if p.fw == fwPyTorch {
-			return tensor.ErrorOutcome(tensor.IndexOutOfRange,
-				"IndexError: Dimension out of range (expected to be in range of [%d, %d], but got %d)", -rank, rank-1, dim)
-		}
+	d, ok := rustDim(dim, rank)
+	switch {
+	case !ok && p.fw == fwPyTorch:
+		return tensor.ErrorOutcome(tensor.IndexOutOfRange,
+			"IndexError: Dimension out of range (expected to be in range of [%d, %d], but got %d)", -rank, rank-1, dim)
+	case !ok:
 		return tensor.ErrorOutcome(tensor.IndexOutOfRange, "AxisError: axis %d is out of bounds for array of dimension %d", dim, rank)
-	}
-	if p.fw == fwPyTorch {
+	case p.fw == fwPyTorch:
 		return torchIndexSelect(e, src, idx, d)
 	}
 	return takeIndexSelect(e, p, src, idx, d)

@@ -41,18 +41,16 @@ func (g *redGeom) contiguous() bool { return g.inner == 1 }
 // keeping the reduced dim as size 1 when keep is set.
 func newRedGeom(shape []int, d int, keep bool) redGeom {
 	n := tensor.NumElements(shape)
-	if d < 0 {
-		return redGeom{outer: 1, n: n, inner: 1, shape: []int{}, numel: n}
-	}
-	g := redGeom{outer: tensor.NumElements(shape[:d]), n: shape[d], inner: tensor.NumElements(shape[d+1:]),
-		numel: n, shape: make([]int, 0, len(shape))}
-	for i, s := range shape {
-		switch {
-		case i != d:
-			g.shape = append(g.shape, s)
-		case keep:
+	g := redGeom{outer: 1, n: n, inner: 1, numel: n, shape: []int{}}
+	if d >= 0 {
+		// shape = before ++ [n] ++ after; the result drops n (or keeps a 1)
+		before, after := shape[:d], shape[d+1:]
+		g.outer, g.n, g.inner = tensor.NumElements(before), shape[d], tensor.NumElements(after)
+		g.shape = append(g.shape, before...)
+		if keep {
 			g.shape = append(g.shape, 1)
 		}
+		g.shape = append(g.shape, after...)
 	}
 	return g
 }
@@ -194,24 +192,26 @@ func torchReduceMissing(op opID, d tensor.DType, hasDim bool) string {
 // NumPy to i64 or u64 (policy numpy.reduce.int-to-64), JAX to its default
 // int or uint (policy jax.reduce.int-to-default).
 func sumDType(p *profile, d tensor.DType) tensor.DType {
-	switch {
-	case d.IsFloat():
+	if d.IsFloat() {
 		return d
-	case p.fw == fwPyTorch: // policy pytorch.reduce.int-to-i64
-		return tensor.I64
-	case p.fw == fwNumPy:
-		if d.IsUnsigned() {
-			return tensor.U64
-		}
-		return tensor.I64
-	case d.IsUnsigned() && p.x64:
-		return tensor.U64
-	case d.IsUnsigned():
-		return tensor.U32
-	case p.x64:
-		return tensor.I64
 	}
-	return tensor.I32
+	acc := intSumAccumulators[p.fw]
+	if p.fw == fwJAX && !p.x64 {
+		acc = [2]tensor.DType{tensor.I32, tensor.U32}
+	}
+	if d.IsUnsigned() {
+		return acc[1]
+	}
+	return acc[0]
+}
+
+// intSumAccumulators are the (signed, unsigned) integer result dtypes of
+// sum and prod: PyTorch always i64 (policy pytorch.reduce.int-to-i64),
+// NumPy and JAX with x64 the 64-bit type of the same signedness.
+var intSumAccumulators = map[framework][2]tensor.DType{
+	fwPyTorch: {tensor.I64, tensor.I64},
+	fwNumPy:   {tensor.I64, tensor.U64},
+	fwJAX:     {tensor.I64, tensor.U64},
 }
 
 // meanDType is the result dtype of mean of d (PyTorch accepts floats only).

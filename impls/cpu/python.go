@@ -11,17 +11,15 @@ import (
 
 // narrow32 is the 32-bit dtype JAX without x64 uses for d.
 func narrow32(d tensor.DType) tensor.DType {
-	switch d {
-	case tensor.I64:
-		return tensor.I32
-	case tensor.U64:
-		return tensor.U32
-	case tensor.F64:
-		return tensor.F32
-	case tensor.C128:
-		return tensor.C64
+	if n, ok := x32Narrowed[d]; ok {
+		return n
 	}
 	return d
+}
+
+// x32Narrowed are the 64-bit dtypes JAX replaces without x64.
+var x32Narrowed = map[tensor.DType]tensor.DType{
+	tensor.I64: tensor.I32, tensor.U64: tensor.U32, tensor.F64: tensor.F32, tensor.C128: tensor.C64,
 }
 
 // pyInput returns t as the framework holds it after creation from host data:

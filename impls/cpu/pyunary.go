@@ -60,23 +60,21 @@ func pyUnaryDTypeError(p *profile, op opID, d tensor.DType) (tensor.Outcome, boo
 
 // transcendentalDType is the result dtype of exp and sqrt of dtype d.
 func transcendentalDType(p *profile, d tensor.DType) tensor.DType {
-	switch {
-	case d.IsFloat():
+	if d.IsFloat() {
 		return d
-	case p.fw == fwPyTorch: // policy pytorch.exp-sqrt.int-to-default-float
-		return tensor.F32
-	case p.fw == fwNumPy: // policy numpy.exp-sqrt.int-loop
-		switch d {
-		case tensor.Bool, tensor.U8, tensor.I8:
-			return tensor.F16
-		case tensor.U16, tensor.I16:
-			return tensor.F32
-		}
-		return tensor.F64
-	case d.Bits() == 64: // policy jax.exp-sqrt.to-inexact
-		return tensor.F64
 	}
-	return tensor.F32
+	return intTranscendental[p.fw][d.Bits()]
+}
+
+// intTranscendental is the float dtype exp and sqrt give an integer (or
+// bool) dtype of each width: PyTorch's default float (policy
+// pytorch.exp-sqrt.int-to-default-float); NumPy's first float loop that
+// holds the type safely (numpy.exp-sqrt.int-loop); JAX's inexact type of
+// the width's class (jax.exp-sqrt.to-inexact).
+var intTranscendental = map[framework]map[int]tensor.DType{
+	fwPyTorch: {8: tensor.F32, 16: tensor.F32, 32: tensor.F32, 64: tensor.F32},
+	fwNumPy:   {8: tensor.F16, 16: tensor.F32, 32: tensor.F64, 64: tensor.F64},
+	fwJAX:     {8: tensor.F32, 16: tensor.F32, 32: tensor.F32, 64: tensor.F64},
 }
 
 // transcendental evaluates exp or sqrt: the input converted to the result

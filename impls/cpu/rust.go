@@ -127,20 +127,8 @@ func rustItoa(n int) string {
 	return string(buf[i:])
 }
 
-// rustSameShape reports whether two shapes are equal.
-func rustSameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// rustDim resolves a possibly negative dim against rank.
+// rustDim resolves a possibly negative dim against rank (as Rust and Python
+// frameworks alike count dims from the end).
 func rustDim(dim, rank int) (int, bool) {
 	if dim < 0 {
 		dim += rank

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -82,24 +83,40 @@ func validArgs(c *tensor.Case) bool {
 	return true
 }
 
-// tfPromote is tenferro's lattice (policy tenferro.promote.lattice): Bool
-// gives way, I32 + I64 -> I64, an integer with a float or F32 with F64 ->
-// F64, complex dtypes as tfComplexPromote says.
+// tfPromote is tenferro's lattice (policy tenferro.promote.lattice) over
+// its dtypes: equal dtypes stay, Bool gives way to anything, and every other
+// pair joins as tfJoins says.
 func tfPromote(a, b tensor.DType) tensor.DType {
 	switch {
-	case a == b:
+	case a == b || b == tensor.Bool:
 		return a
 	case a == tensor.Bool:
 		return b
-	case b == tensor.Bool:
-		return a
-	case a.IsComplex() || b.IsComplex():
-		return tfComplexPromote(a, b)
-	case a.IsInt() && b.IsInt():
-		return tensor.I64
 	}
-	return tensor.F64
+	return tfJoins[[2]tensor.DType{a, b}]
 }
+
+// tfJoins holds the joins of two different non-Bool tenferro dtypes, in
+// both orders: I32 and I64 give I64; an integer with a float, and F32 with
+// F64, give F64; two complex dtypes give the wider; a complex dtype with
+// F32 gives C32 (the case format's c64), with anything else C64 (c128).
+var tfJoins = func() map[[2]tensor.DType]tensor.DType {
+	const (
+		i32, i64, f32, f64, c64, c128 = tensor.I32, tensor.I64, tensor.F32, tensor.F64, tensor.C64, tensor.C128
+	)
+	joins := map[[2]tensor.DType]tensor.DType{}
+	for _, j := range [][3]tensor.DType{
+		{i32, i64, i64},
+		{i32, f32, f64}, {i32, f64, f64}, {i64, f32, f64}, {i64, f64, f64}, {f32, f64, f64},
+		{c64, c128, c128},
+		{c64, i32, c128}, {c64, i64, c128}, {c64, f32, c64}, {c64, f64, c128},
+		{c128, i32, c128}, {c128, i64, c128}, {c128, f32, c64}, {c128, f64, c128},
+	} {
+		joins[[2]tensor.DType{j[0], j[1]}] = j[2]
+		joins[[2]tensor.DType{j[1], j[0]}] = j[2]
+	}
+	return joins
+}()
 
 // tfBinarySupports declines what the model leaves open: a scalar operand of
 // anything but t * f64 (scale_real), scale_real of a Bool tensor or by a
@@ -131,7 +148,7 @@ func tfBinarySupports(p *profile, c *tensor.Case) bool {
 	}
 	d := tfPromote(a, b)
 	switch {
-	case !rustSameShape(x.Tensor.Shape, y.Tensor.Shape):
+	case !slices.Equal(x.Tensor.Shape, y.Tensor.Shape):
 		return false
 	case d == tensor.Bool:
 		return op == opEq || op == opNe
@@ -257,7 +274,7 @@ func tfFloatBinary[T floating](e *Engine, op opID, x, y *tensor.Tensor, d tensor
 // factor as f32, F64 by the factor.
 func tfScaleReal(e *Engine, t *tensor.Tensor, s *tensor.Scalar) tensor.Outcome {
 	if s.Kind != tensor.ScalarFloat || s.Host != "" && s.Host != "f64" {
-		return tensor.UnsupportedOutcome("scale_real takes an f64 factor, not %s", candleScalarType(s))
+		return tensor.UnsupportedOutcome("scale_real takes an f64 factor, not %s", rustScalarType(s))
 	}
 	f := s.Float()
 	d := t.DType
@@ -394,29 +411,25 @@ func tfLiteralSupports(_ *profile, c *tensor.Case) bool {
 	if c.Attrs.Literal == nil {
 		return false
 	}
-	lit, ok := parseRustLit(*c.Attrs.Literal)
-	return !ok || lit.compile != "" || len(lit.elems) == 0 || len(lit.shape) == 1
+	lit := compileRustLiteral(*c.Attrs.Literal)
+	return lit.reject != "" || len(lit.shape) == 1
 }
 
 // tfFromLiteral is Tensor::from_vec_col_major(vec![n], vec![literal...])
 // (policy tenferro.create.from-vec): the Vec's element type is the dtype.
 func tfFromLiteral(text string) tensor.Outcome {
-	lit, ok := parseRustLit(text)
+	lit := compileRustLiteral(text)
 	switch {
-	case !ok:
-		return rustCompileError(text + " is not a Rust literal")
-	case lit.compile != "":
-		return rustCompileError(lit.compile)
-	case len(lit.elems) == 0:
-		return rustCompileError("type annotations needed for an empty literal (E0282)")
+	case lit.reject != "":
+		return rustCompileError(lit.reject)
 	case len(lit.shape) != 1:
 		return tensor.UnsupportedOutcome("cpu engine: a rank-%d literal is unspecified for tenferro", len(lit.shape))
 	}
-	d, ok := rlDType(lit.typ)
+	d, ok := rustDTypes[lit.typ]
 	if !ok || !tfDType(d) {
 		return tensor.UnsupportedOutcome("tenferro has no %s element type", lit.typ)
 	}
-	return tensor.ValueOutcome(rlTensor(lit.elems, lit.shape, d))
+	return tensor.ValueOutcome(rustTokensTensor(lit.toks, d, lit.shape))
 }
 
 // tfFromVecSupports declines a data length that does not fill the shape.

@@ -12,30 +12,6 @@ import (
 // through this plain path: elements as (re, im) float64 pairs, each part
 // rounded to the component type (f32 or f64) after every operation.
 
-// tfComplexPromote is tenferro's lattice where a complex dtype takes part
-// (policy tenferro.promote.lattice): two complex dtypes give C64 unless
-// equal; a complex with F32, C32 or Bool gives C32, otherwise C64.
-func tfComplexPromote(a, b tensor.DType) tensor.DType {
-	switch {
-	case a == b:
-		return a
-	case a == tensor.Bool:
-		return b
-	case b == tensor.Bool:
-		return a
-	case a.IsComplex() && b.IsComplex():
-		return tensor.C128
-	}
-	other := a
-	if a.IsComplex() {
-		other = b
-	}
-	if other == tensor.F32 || other == tensor.C64 {
-		return tensor.C64
-	}
-	return tensor.C128
-}
-
 // tfComplexParts returns t's elements as the complex dtype d, interleaved
 // (re, im) and rounded to d's component: a real element x is (x, 0), an
 // integer first becomes the nearest float64.
@@ -69,7 +45,7 @@ func tfComplexTensor(parts []float64, d tensor.DType, shape []int) *tensor.Tenso
 	out := tensor.New(d, shape...)
 	c := d.Component()
 	for i, p := range parts {
-		out.Data[i] = tensor.FloatBits(p, c)
+		out.Data[i] = floatWord(p, c)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package metal
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -181,18 +182,6 @@ func (s shapeList) String() string {
 	return out + "]"
 }
 
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // binaryKernels maps the catalog's arithmetic ops to candle's BinaryOp
 // kernel prefixes.
 var binaryKernels = map[string]string{"add": "badd", "sub": "bsub", "mul": "bmul", "div": "bdiv",
@@ -209,7 +198,7 @@ func isCmp(op string) bool {
 // tBinary is lhs.add(&rhs) and its siblings (binary_op! in tensor.rs):
 // shapes first, an empty result returns lhs, then dtypes.
 func (h *host) tBinary(op string, l, r devTensor) (devTensor, error) {
-	if !sameShape(l.shape, r.shape) {
+	if !slices.Equal(l.shape, r.shape) {
 		return devTensor{}, errf(tensor.ShapeMismatch, "shape mismatch in %s, lhs: %s, rhs: %s", op, candleShape(l.shape), candleShape(r.shape))
 	}
 	if l.numel() == 0 {
@@ -223,7 +212,7 @@ func (h *host) tBinary(op string, l, r devTensor) (devTensor, error) {
 
 // tCmp is lhs.cmp(rhs, op): no empty-tensor shortcut.
 func (h *host) tCmp(op string, l, r devTensor) (devTensor, error) {
-	if !sameShape(l.shape, r.shape) {
+	if !slices.Equal(l.shape, r.shape) {
 		return devTensor{}, errf(tensor.ShapeMismatch, "shape mismatch in cmp, lhs: %s, rhs: %s", candleShape(l.shape), candleShape(r.shape))
 	}
 	if l.t != r.t {

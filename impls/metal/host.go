@@ -29,15 +29,14 @@ func (x devTensor) numel() int { return tensor.NumElements(x.shape) }
 // arg binds x's buffer from its start offset, as candle's buffer_o does.
 func (x devTensor) arg() Arg { return BufAt(x.buf, x.offset*x.t.size()) }
 
-// contiguous is candle's Shape::is_contiguous(stride): dims of size 1 may
-// have any stride.
+// contiguous is candle's Shape::is_contiguous(stride): each dim's stride is
+// the number of elements after it, except that dims of size 1 may have any
+// stride.
 func isContiguous(shape, strides []int) bool {
-	acc := 1
-	for k := len(shape) - 1; k >= 0; k-- {
-		if shape[k] > 1 && strides[k] != acc {
+	for k, n := range shape {
+		if n > 1 && strides[k] != tensor.NumElements(shape[k+1:]) {
 			return false
 		}
-		acc *= shape[k]
 	}
 	return true
 }

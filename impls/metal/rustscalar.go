@@ -28,15 +28,17 @@ var (
 
 // rustScalarType is the Rust type of s as a compiler would name it.
 func rustScalarType(s *tensor.Scalar) string {
-	switch {
-	case s.Host != "":
-		return s.Host
-	case s.Kind == tensor.ScalarBool:
-		return "bool"
-	case s.Kind == tensor.ScalarInt:
-		return "{integer}"
+	typ := s.Host
+	if typ == "" {
+		typ = "f64" // a float literal where candle takes an f64
+		switch s.Kind {
+		case tensor.ScalarBool:
+			typ = "bool"
+		case tensor.ScalarInt:
+			typ = "{integer}"
+		}
 	}
-	return "f64"
+	return typ
 }
 
 // parseRustScalar types the scalar as Rust does: a literal is i32 (integer)
