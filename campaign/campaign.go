@@ -291,18 +291,16 @@ func shrinkUntil(b tensor.Backend, f *props.Finding, maxRuns int, deadline time.
 	}
 	best := f
 	runs := 0
-	props.Shrink(f.Case, func(c *tensor.Case) bool {
+	spent := func() bool { return runs >= maxRuns || time.Now().After(deadline) || isClosed(stop) }
+	props.ShrinkUntil(f.Case, func(c *tensor.Case) bool {
 		runs++
-		if runs > maxRuns || time.Now().After(deadline) || isClosed(stop) {
-			return false
-		}
 		g := props.Differential(b, f.Profile, c)
 		if g == nil || !sameFailure(f, g) {
 			return false
 		}
 		best = g
 		return true
-	})
+	}, spent)
 	return best
 }
 

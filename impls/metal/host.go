@@ -43,15 +43,26 @@ func isContiguous(shape, strides []int) bool {
 
 func (x devTensor) contiguous() bool { return isContiguous(x.shape, x.strides) }
 
-// scalarLike is candle's Layout::is_scalar_like: every dim 1 (or rank 0),
-// or every stride 0 (a broadcast scalar).
-func (x devTensor) scalarLike() bool {
-	all1, all0 := true, true
-	for k := range x.shape {
-		all1 = all1 && x.shape[k] == 1
-		all0 = all0 && x.strides[k] == 0
+// layoutClass is how candle's binary dispatch sees an operand's layout:
+// 's' scalar-like (Layout::is_scalar_like: every dim 1, or every stride 0,
+// as a broadcast scalar has), 'c' contiguous, 'x' any other stride.
+func (x devTensor) layoutClass() byte {
+	ones, zeros := 0, 0
+	for k, n := range x.shape {
+		if n == 1 {
+			ones++
+		}
+		if x.strides[k] == 0 {
+			zeros++
+		}
 	}
-	return all1 || all0
+	switch rank := len(x.shape); {
+	case ones == rank || zeros == rank:
+		return 's'
+	case x.contiguous():
+		return 'c'
+	}
+	return 'x'
 }
 
 // candleErr is an Err that candle returns.
@@ -257,30 +268,17 @@ func (h *host) binary(op string, l, r devTensor) (devTensor, error) {
 	return out, err
 }
 
-// binaryVariant is the suffix of the kernel candle's binary picks for the
-// operands' layouts: scalar-like (every dim 1, or every stride 0) first,
-// then contiguous.
+// variantByLayout names the suffixes of the kernels candle's binary picks, by
+// the operands' layout classes (lhs, rhs): a scalar-like side first, then
+// contiguity (candle-core metal_backend/mod.rs, binary).
+var variantByLayout = map[[2]byte]string{
+	{'s', 's'}: "_scalar", {'s', 'c'}: "_sc", {'s', 'x'}: "_rss",
+	{'c', 's'}: "_cs", {'x', 's'}: "_lss",
+	{'c', 'c'}: "", {'c', 'x'}: "_rstrided", {'x', 'c'}: "_lstrided", {'x', 'x'}: "_strided",
+}
+
 func binaryVariant(l, r devTensor) string {
-	ls, rs, lc, rc := l.scalarLike(), r.scalarLike(), l.contiguous(), r.contiguous()
-	switch {
-	case ls && rs:
-		return "_scalar"
-	case ls && rc:
-		return "_sc"
-	case ls:
-		return "_rss"
-	case rs && lc:
-		return "_cs"
-	case rs:
-		return "_lss"
-	case lc && rc:
-		return ""
-	case lc:
-		return "_rstrided"
-	case rc:
-		return "_lstrided"
-	}
-	return "_strided"
+	return variantByLayout[[2]byte{l.layoutClass(), r.layoutClass()}]
 }
 
 // castTable are the (from, to) pairs of MetalStorage::to_dtype's match.
