@@ -47,10 +47,10 @@ var (
 	burnFlexIntArith = newRule("burn.flex.int-arith-widened",
 		"Flex computes I8..U32 (the default I32 included) + - * / % in i64 and casts back with `as`: overflow wraps silently in debug and release, i32::MIN / -1 = i32::MIN; a zero divisor panics (Rust i64 / and %)",
 		"source-facts extra 11; seed 004 (I32 sum wraps in debug and release); burn-flex ops/binary.rs int_binary_op")
-	burnI64Native = newRule("burn.int64-native",
+	burnI64Native = newOpenRule("burn.int64-native",
 		"I64 arithmetic is native Rust: overflow panics in a debug build and wraps in release (Flex); MIN / -1 and a zero divisor panic in every build; burn/ndarray does not fix the build, so an overflowing element is unspecified there",
 		"source-facts extra 11, #11a; source-facts #1")
-	burnRemSign = newRule("burn.int.remainder-divisor-sign",
+	burnRemSign = newOpenRule("burn.int.remainder-divisor-sign",
 		"remainder on Flex is ((a % b) + b) % b, the divisor's sign (U64: a % b); ndarray computes a - b * floor(a / b) in f64 and converts back with a range check (a zero divisor gives NaN and panics \"Float cannot be represented in the target signed int type\"; above 2^53 precision is lost)",
 		"source-facts #11e")
 	burnScalar = newRule("burn.scalar.elem",
@@ -59,7 +59,7 @@ var (
 	burnFloatIEEE = newRule("burn.float.ieee",
 		"F32 + - * / are IEEE f32 operations; comparisons give a Bool tensor with IEEE semantics",
 		"burn-flex ops/binary.rs, comparison.rs")
-	burnUnspecified = newRule("burn.unspecified",
+	burnUnspecified = newOpenRule("burn.unspecified",
 		"neither the seeds nor the source facts state this behaviour of burn: the model leaves it unspecified rather than guess",
 		"seeds 004, source-facts.md (silent)")
 )

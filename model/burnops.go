@@ -9,22 +9,22 @@ import (
 // burn's unary ops, casts, reductions, cumsum and select.
 
 var (
-	burnUnaryRule = newRule("burn.unary",
+	burnUnaryRule = newOpenRule("burn.unary",
 		"Float: neg, abs, floor, ceil, trunc, square exact; sqrt IEEE; round to nearest, ties to even; sign NaN -> NaN, ±0 -> +0, else ±1; exp unspecified except at exact points. Int: neg and abs are wrapping_neg / wrapping_abs on Flex (MIN stays MIN, no panic), sign -1/0/1, bitwise_not !x, square x*x with the Int multiplication rules; Int has no sqrt/exp/floor/ceil/round/trunc and Bool no numeric unary op",
 		"source-facts extra 12 (wrapping_neg/wrapping_abs); burn-flex ops/unary.rs (round_ties_even), float.rs float_sign; burn-tensor api")
-	burnCastRule = newRule("burn.cast",
+	burnCastRule = newOpenRule("burn.cast",
 		"cast between kinds and dtypes is Rust `as`: int -> int wraps, float -> float rounds to nearest even, float -> int saturates with NaN -> 0, int -> f16/bf16 through f32, anything -> Bool is x != 0; a float <-> int cast is spelled through the device's default dtype of the other kind (.int(), .float()), so where that intermediate changes the value the element is unspecified",
 		"source-facts extra 12 (int_cast `as`, float_into_int saturating, int -> f16/bf16 through f32); burn-tensor Tensor::int / float")
-	burnSumRule = newRule("burn.reduce.sum-widening",
+	burnSumRule = newOpenRule("burn.reduce.sum-widening",
 		"Flex integer sum and prod of I8..U32 accumulate in i64 with wrapping arithmetic and truncate to the element type (no panic in any build); I64 uses plain + and * (a debug panic on overflow, wrap in release); the result keeps the dtype, shape [1] for all elements (keepdim shape with a dim); integer mean is the wrapped sum divided by n, truncating (n = 0 panics); float sums are exact only where every order agrees (SIMD, parallel chunks)",
 		"seed 004 §搬到 burn 的现象 (I32 sum [-1294967296] in debug and release, rank 1); source-facts #11a, extra 12 (int_mean, mean_dim)")
-	burnExtremumRule = newRule("burn.reduce.extremum",
+	burnExtremumRule = newOpenRule("burn.reduce.extremum",
 		"max/min keep the dtype (NaN and ±0 ties unspecified); argmax/argmin take a dim and return I64 indices (Flex INDEX_DTYPE) of the first extremum, a NaN's index unspecified (the f32 last-dim fast path ignores NaN, the general path lets it win); an empty dim panics",
 		"source-facts #11c, extra 12 (NaN wins); burn-flex ops/reduce.rs argmax")
-	burnCumsumRule = newRule("burn.cumsum.plain-add",
+	burnCumsumRule = newOpenRule("burn.cumsum.plain-add",
 		"Flex cumsum is cumulative_op with `acc + val` in the element type for every dtype: integer overflow panics in a debug build (\"attempt to add with overflow\") and wraps in release; floats add sequentially in the element type",
 		"seed 004 §搬到 burn 的现象 (I32 cumsum: debug panic at cumulative.rs:19, release [1500000000, -1294967296]); source-facts #11b")
-	burnSelectRule = newRule("burn.select",
+	burnSelectRule = newOpenRule("burn.select",
 		"index_select is select(dim, indices) with a rank-1 Int tensor of indices (Float or Bool indices do not type-check); the rows are copied; an index outside the dim is unspecified here",
 		"burn-tensor api base.rs select; burn-flex ops/gather_scatter.rs")
 )

@@ -49,7 +49,7 @@ var (
 	candleArange = newRule("candle.create.arange",
 		"Tensor::arange(start, end) has the literals' common type, and pushes start, start+1, ... while current < end, adding 1 in the element type (float rounding accumulates)",
 		"seed 003 §字面量决定 dtype (arange(0., 3.) F64, arange(0f32, 3.) F32, arange(0u32, 3) U32); tensor.rs arange_step")
-	candleFromVec = newRule("candle.create.from-vec-unchecked",
+	candleFromVec = newOpenRule("candle.create.from-vec-unchecked",
 		"Tensor::from_vec / from_slice in 0.11.0 do not compare the data length with the shape: too few elements give a tensor whose first read panics on the CPU and reads past the buffer on Metal (the missing elements are unspecified); too many give a tensor over the first ones",
 		"seed 003 §从 Vec、切片、迭代器建 (5 values as (2, 3): Ok, CPU panics at the first read, Metal reads past the end)")
 	candleToHost = newRule("candle.to-host.checked",

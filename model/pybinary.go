@@ -521,7 +521,7 @@ var (
 	xlaCPURecipDiv = newRule("jax.cpu.div-by-scalar",
 		"XLA on CPU divides by a Python scalar as a * (1/b), the reciprocal rounded in f32 (f64 for f64)",
 		"oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
-	xlaGPUDiv = newRule("jax.gpu.approximate-f32-div",
+	xlaGPUDiv = newOpenRule("jax.gpu.approximate-f32-div",
 		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, in f32) approximately, x * rcp(y) with a faithful reciprocal: unspecified where the two faithful reciprocals give different results",
 		"oracle-00194, oracle2-00388 (30/255 = 0.11764705181121826), oracle2-01037 (0.5/255), oracle2-00312")
 	floorDivFloatRule = newRule("python.float.floor-div",
@@ -530,16 +530,16 @@ var (
 	remFloatRule = newRule("python.float.rem",
 		"float remainder = fmod(a, b) plus b when nonzero and of the other sign; PyTorch and JAX keep a zero's sign from fmod, NumPy gives a zero the divisor's sign",
 		"oracle-00196, oracle-00176, oracle2-00373, oracle2-00808")
-	maxMinZeros = newRule("python.float.max-min-signed-zero",
+	maxMinZeros = newOpenRule("python.float.max-min-signed-zero",
 		"maximum/minimum propagate NaN; on ±0 ties pytorch/cpu (x86 maxps/minps) and NumPy return the second operand (NumPy's f16 loop the first), CUDA, Arm64 and JAX order -0 < +0, MPS is unspecified",
 		"oracle-00178, oracle-00188, oracle-00189, oracle-00198, oracle-00199, oracle-00208, oracle-00209")
 	floatPowRule = newRule("python.float.pow",
 		"float pow is C99 pow correctly rounded (f16/bf16 through f32); PyTorch special-cases scalar exponents 0.5 (sqrt), -0.5 (1/sqrt), -1 (1/x) and 2, 3, -2 (multiplications), NumPy's float arrays ** 2, ** -1, ** 0.5",
 		"oracle2-00029, oracle2-00857, oracle2-01308, oracle2-00223; ATen pow_tensor_scalar_kernel; numpy fast_scalar_power")
-	faithfulPow = newRule("python.float.pow-faithful-only",
+	faithfulPow = newOpenRule("python.float.pow-faithful-only",
 		"NumPy's f64 pow (SVML) and XLA's GPU pow are faithful but not correctly rounded: where the exact power is not a value of the dtype, the element is unspecified when the two faithful results differ",
 		"oracle2-00029 (numpy 1.6328322220012903e+46, correct ...906e+46), oracle2-00886, oracle2-00369 (jax/gpu-x64), oracle2-00857 (jax/gpu f32 and f64)")
-	cudaRsqrt = newRule("pytorch.cuda.rsqrt",
+	cudaRsqrt = newOpenRule("pytorch.cuda.rsqrt",
 		"PyTorch CUDA computes t ** -0.5 with the approximate rsqrt intrinsic: unspecified for finite positive inputs",
 		"ATen PowKernel.cu pow_tensor_scalar_kernel (source)")
 )
