@@ -381,6 +381,14 @@ func intCmpBig(x, y uint64, d tensor.DType, s *big.Int, pos int) int {
 	return v.Cmp(s)
 }
 
+// exactIntValue returns integer element i of t as its mathematical value.
+func exactIntValue(t *tensor.Tensor, i int) *big.Int {
+	if t.DType.IsSigned() {
+		return big.NewInt(t.Int(i))
+	}
+	return new(big.Int).SetUint64(t.Uint(i))
+}
+
 // cmpHolds evaluates comparison op from a three-way result c (2: unordered).
 func cmpHolds(op string, c int) bool {
 	switch op {

@@ -82,6 +82,9 @@ type pyBin struct {
 	intPowExp *big.Int
 	// jaxFmodRaw: jnp.fmod of bools keeps a zero divisor (XLA's x % 0 = x).
 	jaxFmodRaw bool
+	// mixedIntCmp: NumPy compares a signed with an unsigned integer array
+	// exactly (its qQ/Qq loops) where promotion would give a float.
+	mixedIntCmp bool
 }
 
 func (e *evaluation) pyBinary() tensor.Outcome {
@@ -326,6 +329,10 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 	e := b.e
 	common, _ := e.pyPromote(b.args)
 	b.setDTypes(common, tensor.F64)
+	if isComparison(b.op) && !hasScalar(b.args) && b.args[0].t.DType.IsInt() && b.args[1].t.DType.IsInt() && !common.IsInt() {
+		e.use(numpyCmpMixedInt)
+		b.mixedIntCmp = true
+	}
 	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && common.IsInt() && b.op != "div" && !isComparison(b.op) {
 		if !intFits(s.Int(), common) {
 			return outcomePtr(e.fail(numpyIntOverflow, tensor.OutOfRange,
@@ -394,6 +401,9 @@ var (
 	numpyIntPow = newRule("numpy.int.pow",
 		"integer power by square-and-multiply with wrapping; any negative exponent element raises ValueError: Integers to negative integer powers are not allowed.",
 		"oracle2-00170, oracle2-00487, oracle2-00477, oracle2-00937")
+	numpyCmpMixedInt = newRule("numpy.compare.signed-unsigned",
+		"NumPy 2 compares a signed integer array with a u64 array (the pairs whose promotion is f64) exactly, in its int64/uint64 comparison loops, with no detour through float64: 2**63-1 < 2**63 holds",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/umath/ufunc_type_resolution.c:355-371 (PyUFunc_SimpleBinaryComparisonTypeResolver: integer inputs with a non-integer result type get LONGLONG/ULONGLONG), numpy/_core/code_generators/generate_umath.py:548-549 and the same qQ/Qq TypeDescriptions of every comparison")
 	numpyCmpExact = newRule("numpy.compare.python-int",
 		"NumPy 2 compares an integer array with a Python int exactly, even one outside the array's range",
 		"NumPy 2 release notes, NEP 50 (source; not in the oracle)")
@@ -408,6 +418,10 @@ func (b *pyBin) run() tensor.Outcome {
 		return b.runIntegerPow()
 	}
 	for k := range 2 {
+		if b.mixedIntCmp {
+			b.ops[k] = operand{t: b.args[k].t} // compared as they are
+			continue
+		}
 		b.ops[k] = operand{t: b.e.convertArg(b.args[k], b.compute)}
 	}
 	b.setOpmath()
@@ -492,6 +506,8 @@ func complexOp(op string, x, y complex128, c tensor.DType) complex128 {
 func (b *pyBin) compare(x *tensor.Tensor, xi int, y *tensor.Tensor, yi int) bool {
 	var c int
 	switch d := b.compute; {
+	case b.mixedIntCmp:
+		c = exactIntValue(x, xi).Cmp(exactIntValue(y, yi))
 	case d.IsComplex():
 		c = 2
 		if x.Complex(xi) == y.Complex(yi) {

@@ -337,3 +337,51 @@ func compareKernel[T number](op opID) binaryKernel[T, uint8] {
 	}
 	return kGe[T]
 }
+
+// signedUnsignedCompareKernel compares 64-bit words of which one side holds
+// signed values (sign-extended) and the other unsigned ones, exactly:
+//
+//	for i: s, u := the signed and the unsigned word
+//	       c := -1 if int64(s) < 0 || s < u; 0 if s == u; else 1 (signed against unsigned)
+//	       dst[i] = op holds for c, mirrored when the unsigned word is on the left
+func signedUnsignedCompareKernel(op opID, leftSigned bool) binaryKernel[uint64, uint8] {
+	return func(dst []uint8, a, b []uint64) fault {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			s, u := a[i], b[i]
+			if !leftSigned {
+				s, u = b[i], a[i]
+			}
+			c := 1
+			switch {
+			case int64(s) < 0 || s < u:
+				c = -1
+			case s == u:
+				c = 0
+			}
+			if !leftSigned {
+				c = -c
+			}
+			dst[i] = b2u(threeWayHolds(op, c))
+		}
+		return 0
+	}
+}
+
+// threeWayHolds reports whether comparison op holds for a three-way result
+// c of left against right (-1, 0 or 1).
+func threeWayHolds(op opID, c int) bool {
+	switch op {
+	case opEq:
+		return c == 0
+	case opNe:
+		return c != 0
+	case opLt:
+		return c < 0
+	case opLe:
+		return c <= 0
+	case opGt:
+		return c > 0
+	}
+	return c >= 0
+}

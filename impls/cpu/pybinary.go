@@ -69,6 +69,9 @@ type binPlan struct {
 	jaxFmodRaw bool
 	// shortcut: PyTorch's pow without a kernel.
 	shortcut powShortcut
+	// signedUnsigned: NumPy's exact comparison of a signed with an unsigned
+	// integer array, whose promotion would be a float.
+	signedUnsigned bool
 }
 
 func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
@@ -279,6 +282,10 @@ func (b *binPlan) setOpmath() {
 func (b *binPlan) numpyPrepare() *tensor.Outcome {
 	common := numpyResultType(b.args[0].promo(), b.args[1].promo())
 	b.setDTypes(common, tensor.F64)
+	if b.op.isComparison() && !b.args[0].isScalar() && !b.args[1].isScalar() && !common.IsInt() &&
+		b.args[0].t.DType.IsInt() && b.args[1].t.DType.IsInt() {
+		b.signedUnsigned = true // policy numpy.compare.signed-unsigned: the int64/uint64 loops
+	}
 	if pos := b.scalarArg(); pos >= 0 && b.args[pos].s.kind == tensor.ScalarInt && common.IsInt() &&
 		b.op != opDiv && !b.op.isComparison() && !intFits(b.args[pos].s.i, common) {
 		// policy numpy.scalar.int-out-of-bounds

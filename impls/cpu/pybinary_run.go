@@ -14,6 +14,8 @@ func (b *binPlan) run(e *Engine) tensor.Outcome {
 		return b.runIntegerPow(e)
 	case b.numpyCmpOutOfRange():
 		return b.constCompare(e)
+	case b.signedUnsigned:
+		return b.runSignedUnsignedCompare(e)
 	}
 	switch kindOf(b.compute) {
 	case kU8:
@@ -152,6 +154,18 @@ func (b *binPlan) constCompare(e *Engine) tensor.Outcome {
 		out[i] = v
 	}
 	return tensor.ValueOutcome(encode(e, out, tensor.Bool, b.shape))
+}
+
+// runSignedUnsignedCompare compares a signed integer operand with an
+// unsigned one without rounding either: both are decoded as 64-bit words
+// (the signed one sign-extended) and the kernel knows which side is signed.
+func (b *binPlan) runSignedUnsignedCompare(e *Engine) tensor.Outcome {
+	x := loadInput[uint64](b.args[0].t, b.args[0].t.DType)
+	y := loadInput[uint64](b.args[1].t, b.args[1].t.DType)
+	l := b.layout()
+	dst := make([]uint8, l.n)
+	runBinary(e, &l, dst, x, y, signedUnsignedCompareKernel(b.op, b.args[0].t.DType.IsSigned()))
+	return tensor.ValueOutcome(encode(e, dst, tensor.Bool, b.shape))
 }
 
 // runBool evaluates ops whose computation dtype is bool: logic and
