@@ -45,6 +45,12 @@ var (
 	numpyIntOverflow = newRule("numpy.scalar.int-out-of-bounds",
 		"NEP 50: a Python int that does not fit the integer dtype of the ufunc loop raises OverflowError (not for true division, whose loop is float, nor for comparisons, which compare exactly)",
 		"oracle-00704, oracle-00705, oracle-00782, oracle2-00071, oracle2-00623, oracle2-00785 (div ok)")
+	numpyIntToFloatRange = newRule("numpy.scalar.int-to-float-overflow",
+		"NEP 50: a Python int meeting an f16/f32/f64/c64/c128 loop is stored through a Python float (float(v)): an int that rounds to 2**1024 or more in magnitude (|v| >= 2**1024 - 2**970) raises OverflowError: int too large to convert to float; a smaller one rounds to the dtype (f16/f32 overflow to inf with a RuntimeWarning, not an error)",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/umath/ufunc_object.c:4260 (npy_update_operand_for_scalar), numpy/_core/src/multiarray/abstractdtypes.c:430 (PyArray_SETITEM of the loop's descr), numpy/_core/src/multiarray/arraytypes.c.src:113 (MyPyFloat_AsDouble: PyNumber_Float) and :506 (complex: PyComplex_AsCComplex); CPython Objects/longobject.c PyLong_AsDouble")
+	numpyBF16IntRange = newRule("numpy.scalar.bf16-int-c-long",
+		"NEP 50 with ml_dtypes' bf16: a Python int is stored by CastToCustomFloat through a C long (PyLong_AsLong), then f32, then bf16: an int outside int64 fails, and NPyCustomFloat_SetItem replaces the OverflowError with TypeError: expected number, got int",
+		"ml_dtypes v0.5.4 (9fd1a480) ml_dtypes/_src/custom_float.h:130-135 (PyLong_AsLong, T(static_cast<float>(l))), :436-437 (PyErr_Format TypeError)")
 	numpyBoolSub = newRule("numpy.sub.bool",
 		"np.subtract has no bool loop: TypeError: numpy boolean subtract, the `-` operator, is not supported",
 		"NumPy ufunc type resolver (source; promotion.md §1)")
@@ -333,6 +339,11 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 		e.use(numpyCmpMixedInt)
 		b.mixedIntCmp = true
 	}
+	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && (b.compute.IsFloat() || b.compute.IsComplex()) {
+		if o := b.numpyIntToInexact(s); o != nil {
+			return o
+		}
+	}
 	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && common.IsInt() && b.op != "div" && !isComparison(b.op) {
 		if !intFits(s.Int(), common) {
 			return outcomePtr(e.fail(numpyIntOverflow, tensor.OutOfRange,
@@ -351,6 +362,31 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 			"TypeError: ufunc '%s' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''", b.op))
 	}
 	return b.broadcast()
+}
+
+// numpyIntToInexact is how NumPy stores a weak Python int into the float or
+// complex dtype of the loop (npy_update_operand_for_scalar, then the dtype's
+// setitem): NumPy's own float and complex dtypes go through a Python float,
+// ml_dtypes' bf16 through a C long.
+func (b *pyBin) numpyIntToInexact(s *tensor.Scalar) *tensor.Outcome {
+	v := s.Int()
+	if b.compute == tensor.BF16 {
+		if !v.IsInt64() {
+			return outcomePtr(b.e.fail(numpyBF16IntRange, tensor.Other, "TypeError: expected number, got int"))
+		}
+		return nil
+	}
+	if !intFitsFloat64(v) {
+		return outcomePtr(b.e.fail(numpyIntToFloatRange, tensor.OutOfRange, "OverflowError: int too large to convert to float"))
+	}
+	return nil
+}
+
+// intFitsFloat64 reports whether CPython's float(v) succeeds: v rounded to
+// 53 bits (ties to even) stays below 2**1024, i.e. |v| < 2**1024 - 2**970.
+func intFitsFloat64(v *big.Int) bool {
+	limit := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 1024), new(big.Int).Lsh(big.NewInt(1), 970))
+	return new(big.Int).Abs(v).Cmp(limit) < 0
 }
 
 // ---------------------------------------------------------------- JAX

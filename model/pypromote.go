@@ -608,6 +608,9 @@ func (e *evaluation) setScalar(t *tensor.Tensor, s *tensor.Scalar) {
 
 func (e *evaluation) intScalarToFloat(v *big.Int, d tensor.DType) float64 {
 	switch {
+	case e.p.Framework == NumPy && d == tensor.BF16:
+		e.use(numpyBF16IntRange) // ml_dtypes: a C long, then float, then bf16
+		return e.intToFloatVia(low64(v), tensor.I64, d)
 	case e.p.Framework == NumPy:
 		f, _ := new(big.Float).SetInt(v).Float64()
 		return roundTo(f, d)

@@ -74,7 +74,7 @@ func operand[T number](b *binPlan, k int, d tensor.DType) []T {
 // scalarFloat converts a Python int or float to the float dtype d as the
 // framework does: PyTorch converts the wrapped int64 (to f16/bf16 through
 // f32), JAX the weak int32/int64 it parsed, NumPy goes through a Python
-// float; a float rounds once (JAX without x64 parses it as f32 first).
+// float (ml_dtypes' bf16 through a C long and f32); a float rounds once (JAX without x64 parses it as f32 first).
 func (b *binPlan) scalarFloat(s pyScalar, d tensor.DType) float64 {
 	if s.kind == tensor.ScalarFloat {
 		f := s.f
@@ -84,6 +84,8 @@ func (b *binPlan) scalarFloat(s pyScalar, d tensor.DType) float64 {
 		return roundTo(f, d)
 	}
 	switch {
+	case b.p.fw == fwNumPy && d == tensor.BF16:
+		return intToFloat(s.i, d) // ml_dtypes reads a C long, then builds bf16 from a float
 	case b.p.fw == fwNumPy:
 		return roundTo(float64(s.i), d)
 	case b.p.fw == fwJAX && !b.p.x64:
