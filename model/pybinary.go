@@ -588,6 +588,9 @@ var (
 	floatPowRule = newRule("python.float.pow",
 		"float pow is C99 pow correctly rounded (f16/bf16 through f32); PyTorch special-cases scalar exponents 0.5 (sqrt), -0.5 (1/sqrt), -1 (1/x) and 2, 3, -2 (multiplications), NumPy's float arrays ** 2, ** -1, ** 0.5",
 		"oracle2-00029, oracle2-00857, oracle2-01308, oracle2-00223; ATen pow_tensor_scalar_kernel; numpy fast_scalar_power")
+	numpyArm64MaxMin = newRule("numpy.arm64.max-min-fmax",
+		"NumPy on Arm64 computes f32/f64 maximum/minimum with the fmax/fmin instructions (scalar asm and NEON vmaxq/vminq): NaN propagates and -0 < +0, so a ±0 tie gives +0 for maximum and -0 for minimum whichever operand holds it; f16 (npy_half loop) keeps the first operand and ml_dtypes bf16 the second, as on x86",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/umath/loops_minmax.dispatch.c.src:47, 65-76 (#ifdef __aarch64__: fmax/fmin asm), numpy/_core/src/common/simd/neon/math.h:104, 143 (npyv_maxn_f32 = vmaxq_f32); ml_dtypes v0.5.4 ufuncs.h:585-596")
 	faithfulPow = newOpenRule("python.float.pow-faithful-only",
 		"NumPy's f64 pow (SVML) and XLA's GPU pow are faithful but not correctly rounded: where the exact power is not a value of the dtype, the element is unspecified when the two faithful results differ",
 		"oracle2-00029 (numpy 1.6328322220012903e+46, correct ...906e+46), oracle2-00886, oracle2-00369 (jax/gpu-x64), oracle2-00857 (jax/gpu f32 and f64)")
@@ -694,6 +697,9 @@ func (b *pyBin) floatMaxMin(x, y float64) (float64, bool) {
 		tie = tieUnspecified
 	case e.p.Framework == NumPy && b.compute == tensor.F16:
 		tie = tieFirst
+	case e.p.Framework == NumPy && e.p.Arch == Arm64 && b.compute != tensor.BF16:
+		e.use(numpyArm64MaxMin)
+		tie = tieIEEE
 	case e.p.Framework == NumPy || (e.p.Framework == PyTorch && e.p.Device == CPU && e.p.Arch == X86):
 		tie = tieSecond
 	}

@@ -90,6 +90,9 @@ var (
 	castF2IArm64 = newRule("cast.f2i.arm64.fcvtz-saturate",
 		"Arm64 (clang): float -> integer is fcvtzs/fcvtzu, which saturate at the register width (32 bits for i8/i16/i32/u32, 64 for i64/u64) with NaN -> 0, narrower results keeping the low bits",
 		"DESIGN.md (Arm64 fcvtzs/fcvtzu saturate, NaN -> 0); seed 003 to_dtype rows (M2 Max: -1.7 -> i64 -1, inf -> u32 4294967295, NaN -> 0, 300 -> u8 44); no oracle run")
+	numpyArm64F64I32 = newRule("numpy.arm64.cast.f64-i32-saturate",
+		"NumPy on Arm64: f64 -> i32 astype saturates at 32 bits with NaN -> 0 (fcvtzs w), also in its vectorized loop: 1e20 -> 2147483647, -1e20 -> -2147483648, inf -> 2147483647",
+		"seed 001 §astype 拆成两个 (M2 Max: NumPy's int32 and int64 astype give JAX's numbers, [-2, 2, 2, 0, 2147483647, -2147483648, 0, 2147483647])")
 	castF2IArm64Unspec = newOpenRule("cast.f2i.arm64.unpinned",
 		"Arm64: unspecified where clang may emit different conversions: u8/u16 as fcvtzs or fcvtzu into 32 bits (negative values), and f64 sources into a 32-bit intermediate converted in vector loops at 64 bits then narrowed (xtn) instead of saturating at 32 bits",
 		"LLVM AArch64 lowering (FP_TO_UINT promotion to FP_TO_SINT; LowerVectorFP_TO_INT converts v2f64 at 64 bits and truncates); no run pins them")
@@ -290,6 +293,10 @@ func (e *evaluation) deviceFloatToInt(x float64, src, dst tensor.DType, i, n int
 	case e.p.Device == MPS:
 		e.use(castF2IMPS)
 		return cudaFloatToInt(x, comp, dst)
+	case e.p.Framework == NumPy && e.p.Arch == Arm64 && comp == tensor.F64 && dst == tensor.I32:
+		e.use(numpyArm64F64I32)
+		v, f = saturateToInt(x, 32, true, 0)
+		return wrapInt(v, dst), f
 	case e.p.Arch == Arm64:
 		e.use(castF2IArm64)
 		v, f = arm64FloatToInt(x, comp, dst)

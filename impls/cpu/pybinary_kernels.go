@@ -249,6 +249,8 @@ func maxMinKernel[T floating](b *binPlan) binaryKernel[T, T] {
 	switch {
 	case b.p.fw == fwNumPy && b.compute == tensor.F16:
 		return pick(isMax, kMaxFirst[T], kMinFirst[T])
+	case b.p.fw == fwNumPy && b.p.arch == archArm64 && b.compute != tensor.BF16:
+		return pick(isMax, kMaxIEEE[T], kMinIEEE[T]) // policy numpy.arm64.max-min-fmax: fmax/fmin
 	case b.p.fw == fwNumPy || b.p.fw == fwPyTorch && b.p.arch == archX86:
 		return pick(isMax, kMaxSecond[T], kMinSecond[T])
 	}
