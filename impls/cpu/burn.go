@@ -126,14 +126,11 @@ func burnOpExists(op opID, kind byte) bool {
 }
 
 // burnBinarySupports declines what the model leaves unspecified for burn: a
-// bool scalar operand or a scalar op on a Bool tensor, and ndarray's integer
-// pow.
+// bool scalar operand of a Float or Int tensor, and ndarray's integer pow.
 func burnBinarySupports(p *profile, c *tensor.Case) bool {
+	boolTensor := c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.Bool
 	for _, a := range c.Args {
-		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool {
-			return false
-		}
-		if a.Tensor != nil && a.Tensor.DType == tensor.Bool && (c.Args[0].Scalar != nil || c.Args[1].Scalar != nil) {
+		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool && !boolTensor {
 			return false
 		}
 		if a.Tensor != nil && !burnFlex(p) && c.Op == "pow" && a.Tensor.DType.IsInt() {
@@ -184,7 +181,8 @@ func burnBinary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	case tensor.I64:
 		return burnIntBinary[int64](e, p, op, x, y, &l, shape)
 	}
-	return burnFloatBinary(e, op, x, y, &l, shape)
+	ndarrayRem := !burnFlex(p) && c.Args[1].Scalar == nil
+	return burnFloatBinary(e, op, x, y, &l, shape, ndarrayRem)
 }
 
 // burnScalar converts a scalar operand with Scalar::new (policy
@@ -198,6 +196,8 @@ func burnScalar(s *tensor.Scalar, d tensor.DType) (*tensor.Tensor, *tensor.Outco
 	switch {
 	case s.Kind == tensor.ScalarInt && s.Host == "" && !burnFitsI32(s):
 		return fail(rustCompileError("literal out of range for `i32` (overflowing_literals)"))
+	case d == tensor.Bool: // policy burn.bool.equal-elem: the scalar as a C truth value
+		one.SetBool(0, s.Text == "true" || s.Kind != tensor.ScalarBool && s.Float() != 0)
 	case d.IsFloat():
 		one.SetFloat(0, s.Float())
 	case s.Kind == tensor.ScalarFloat:
@@ -284,9 +284,10 @@ func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tenso
 }
 
 // burnFloatBinary is a Float (F32) op (policy burn.float.ieee): IEEE + - *
-// /, fmod, the remainder ((a % b) + b) % b, maximum, minimum and powf (the
-// model leaves NaN and zero cases of maximum and minimum, and powf, open).
-func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape []int) tensor.Outcome {
+// /, fmod, the remainder ((a % b) + b) % b (ndarray's of two tensors in f64:
+// ndarrayRem), maximum, minimum and powf (the model leaves NaN and zero cases
+// of maximum and minimum, and powf, open).
+func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape []int, ndarrayRem bool) tensor.Outcome {
 	if op.isComparison() {
 		return burnCompare[float32](e, op, x, y, l, shape)
 	}
@@ -305,6 +306,9 @@ func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape [
 		k = kFmodFloat[float32]
 	case opRem:
 		k = kRemBurnFloat[float32]
+		if ndarrayRem {
+			k = kRemNdarrayFloat[float32]
+		}
 	case opMaximum:
 		k = kMaxNaN[float32]
 	case opMinimum:
