@@ -28,8 +28,8 @@ var (
 		"pow(t, 0 or False) fills ones and pow(t, 1 or True) copies t, and 1 ** t fills ones, without running a kernel (so dtypes without a pow kernel succeed)",
 		"oracle2-00771 (u64 ** True), oracle2-00951 (u32 ** False), oracle2-01129; ATen pow_Tensor_Scalar_out, pow_Scalar_out")
 	torchComplexHalfRule = newRule("pytorch.promote.complex-half",
-		"an f16 tensor with a complex 0-dim tensor promotes to ComplexHalf, which the case format cannot express",
-		"promotion.md §2.2 (C2 cells; not in the oracle)")
+		"an f16 tensor with a complex 0-dim tensor or a Python complex (and a 0-dim f16 with a Python complex) promotes to ComplexHalf (toComplexType(Half)): an error of class UnsupportedDType, as the ops without a ComplexHalf kernel raise NotImplementedError and the case format has no complex32 to hold the others' result",
+		"c10/core/ScalarType.h toComplexType (Half -> ComplexHalf, BFloat16 -> ComplexFloat); aten/src/ATen/native/cpu/BinaryOpsKernel.cpp@00954a44 (div_true_kernel dispatches no ComplexHalf); issue 13 (recorded outcome: an error)")
 	torchBoolDivKernel = newRule("pytorch.coverage.bool-division",
 		"floor_div, rem and fmod have no bool kernel: a bool computation dtype goes to the float dispatch, NotImplementedError \"div_floor_cpu\" / \"remainder_cpu\" / \"fmod_cpu\" (…_cuda) not implemented for 'Bool'",
 		"ATen BinaryOpsKernel.cpp div_floor_kernel, remainder_kernel, fmod_kernel (source; promotion.md §2.5)")
@@ -37,8 +37,8 @@ var (
 		"a Python int operand outside int64 cannot be unpacked: RuntimeError: Overflow when unpacking long",
 		"torch/csrc/utils/python_numbers.h THPUtils_unpackLong (source; promotion.md §2.4)")
 	complexNotModeled = newRule("python.complex.not-modeled",
-		"complex operands are modeled for add, sub, eq and ne only",
-		"tfuzz (the oracle has complex cases for add only)")
+		"complex operands are modeled for add, sub, mul, div, eq and ne (and PyTorch's refusal of maximum/minimum) only",
+		"tfuzz (floor_div, rem, fmod, pow and NumPy/JAX maximum/minimum of complex numbers are not stated yet)")
 	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
 		"ops spelled as torch functions need a Tensor where they have no Scalar overload: torch.maximum/minimum take no Python number at all, torch.fmod and torch.div(..., rounding_mode=) take one only as `other`; elsewhere a Python number raises TypeError",
 		"torch.maximum, torch.fmod, torch.div signatures (native_functions.yaml: fmod.Scalar and div.Scalar_mode have a Tensor self); spellings per shared/oracle/README.md")
@@ -91,13 +91,16 @@ type pyBin struct {
 	// mixedIntCmp: NumPy compares a signed with an unsigned integer array
 	// exactly (its qQ/Qq loops) where promotion would give a float.
 	mixedIntCmp bool
+	// predSelect is the operand (0 or 1) of a JAX mul or div that XLA's
+	// algebraic simplifier turns into select(pred, ..., 0); -1 for none.
+	predSelect int
 }
 
 func (e *evaluation) pyBinary() tensor.Outcome {
 	if e.c.Op == "trunc_div" && e.p.Framework != PyTorch {
 		return e.unsupported(noTruncDiv, "%s has no truncating division (torch.div rounding_mode='trunc')", e.p.Framework)
 	}
-	b := &pyBin{e: e, op: e.c.Op}
+	b := &pyBin{e: e, op: e.c.Op, predSelect: -1}
 	for _, a := range e.c.Args {
 		if a.IsScalar() {
 			b.args = append(b.args, pyArg{s: a.Scalar})
@@ -244,7 +247,11 @@ func (b *pyBin) torchPrepare() *tensor.Outcome {
 		return o
 	}
 	if torchComplexHalf(b.args) {
-		return outcomePtr(e.unsupported(torchComplexHalfRule, "the result dtype would be ComplexHalf (torch.complex32), which the case format has no name for"))
+		return outcomePtr(e.fail(torchComplexHalfRule, tensor.UnsupportedDType,
+			"RuntimeError: the result dtype would be ComplexHalf (torch.complex32): %s has no ComplexHalf kernel, or its ComplexHalf result has no host conversion", b.op))
+	}
+	if common.IsComplex() && (b.op == "maximum" || b.op == "minimum") {
+		return outcomePtr(e.fail(torchComplexMaxMin, tensor.UnsupportedDType, "RuntimeError: %s not implemented for complex tensors.", b.op))
 	}
 	b.setDTypes(common, tensor.F32)
 	if o := b.torchPowShortcut(); o != nil {
@@ -423,12 +430,73 @@ func (b *pyBin) jaxPrepare() *tensor.Outcome {
 		e.use(jaxBoolAsInt32)
 		b.compute, b.result = tensor.I32, tensor.I32
 		b.jaxFmodRaw = true
+	case (b.op == "mul" || b.op == "div") && (b.compute.IsFloat() || b.compute.IsComplex()):
+		b.predSelect = b.jaxPredOperand()
 	case isBitwise(b.op) && (common.IsFloat() || common.IsComplex()):
 		lax := map[string]string{"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}[b.op]
 		return outcomePtr(e.fail(bitwiseFloat, tensor.UnsupportedDType,
 			"TypeError: %s does not accept dtype %s at position 0. Accepted dtypes at position 0 are subtypes of integer, bool.", lax, pyName(common)))
 	}
 	return nil
+}
+
+// jaxPredOperand finds the bool operand that XLA's algebraic simplifier
+// rewrites with a select: in mul, a bool array of the output's shape (its
+// convert(pred) is an operand of the multiply, not of a broadcast); in div, a
+// bool numerator of rank >= 1 over a divisor that is broadcast from a scalar
+// (a Python scalar or a 0-dim array), which becomes broadcast(1/y) *
+// convert(pred) and then the same select. -1 when neither applies.
+func (b *pyBin) jaxPredOperand() int {
+	isPred := func(k int) bool {
+		a := b.args[k]
+		return !a.isScalar() && a.t.DType == tensor.Bool && sameShape(a.t.Shape, b.shape)
+	}
+	switch {
+	case b.op == "mul" && isPred(0):
+		return 0
+	case b.op == "mul" && isPred(1):
+		return 1
+	case b.op == "div" && isPred(0) && len(b.shape) > 0 && (b.args[1].isScalar() || b.args[1].t.Rank() == 0):
+		return 0
+	}
+	return -1
+}
+
+// predSelectElem is XLA's select(pred, v, 0) for element i: +0 where the
+// bool is false; where it is true, the other operand (mul) or the reciprocal
+// of the divisor, 1/y rounded once in the dtype (div).
+func (b *pyBin) predSelectElem(out *tensor.Tensor, i int) {
+	k := b.predSelect
+	pred := b.args[k].t.Bool(broadcastIndex(b.shape, i, b.args[k].t.Shape))
+	if b.op == "div" {
+		b.e.use(jaxPredDivRecip)
+	} else {
+		b.e.use(jaxPredMulSelect)
+	}
+	other := b.ops[1-k].t
+	j := b.at(1-k, i)
+	switch {
+	case !pred && out.DType.IsComplex():
+		out.SetComplex(i, 0)
+	case !pred:
+		out.SetFloat(i, 0)
+	case b.op == "mul" && out.DType.IsComplex():
+		out.SetComplex(i, other.Complex(j))
+	case b.op == "mul":
+		out.SetFloat(i, other.Float(j))
+	case out.DType.IsComplex():
+		v, unspec := b.complexDiv(1, other.Complex(j))
+		out.SetComplex(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
+	default:
+		v, unspec := b.floatArith(1, other.Float(j))
+		out.SetFloat(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
+	}
 }
 
 // ---------------------------------------------------------------- elements
@@ -447,7 +515,7 @@ var (
 
 // run converts the operands and evaluates every output element.
 func (b *pyBin) run() tensor.Outcome {
-	if b.compute.IsComplex() && b.op != "add" && b.op != "sub" && b.op != "eq" && b.op != "ne" {
+	if b.compute.IsComplex() && !complexModeled(b.op) {
 		return b.e.unsupported(complexNotModeled, "tfuzz: %s of %s is not modeled for %s", b.op, b.compute, b.e.p.Name)
 	}
 	if b.intPowExp != nil {
@@ -473,6 +541,15 @@ func (b *pyBin) run() tensor.Outcome {
 	return tensor.ValueOutcome(out)
 }
 
+// complexModeled lists the ops the model states for complex operands.
+func complexModeled(op string) bool {
+	switch op {
+	case "add", "sub", "mul", "div", "eq", "ne":
+		return true
+	}
+	return false
+}
+
 // at returns the index of output element i in operand k.
 func (b *pyBin) at(k, i int) int { return broadcastIndex(b.shape, i, b.ops[k].t.Shape) }
 
@@ -494,12 +571,18 @@ func (b *pyBin) elem(out *tensor.Tensor, i int) *tensor.Outcome {
 	x, y := b.ops[0].t, b.ops[1].t
 	xi, yi := b.at(0, i), b.at(1, i)
 	switch c := b.compute; {
+	case b.predSelect >= 0:
+		b.predSelectElem(out, i)
 	case isComparison(b.op):
 		out.SetBool(i, b.compare(x, xi, y, yi))
 	case c == tensor.Bool:
 		out.SetBool(i, boolOp(b.op, x.Bool(xi), y.Bool(yi)))
 	case c.IsComplex():
-		out.SetComplex(i, complexOp(b.op, x.Complex(xi), y.Complex(yi), c.Component()))
+		v, unspec := b.complexElem(x.Complex(xi), y.Complex(yi))
+		out.SetComplex(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
 	case c.IsInt():
 		v, o := b.intElem(x.Uint(xi), y.Uint(yi))
 		if o != nil {
@@ -531,11 +614,15 @@ func boolOp(op string, x, y bool) bool {
 	panic("model: bool " + op)
 }
 
-// complexOp is add or sub of complex values, each part rounded to c.
-func complexOp(op string, x, y complex128, c tensor.DType) complex128 {
-	re := floatArith(op, real(x), real(y), opmath(c))
-	im := floatArith(op, imag(x), imag(y), opmath(c))
-	return complex(roundTo(re, c), roundTo(im, c))
+// complexElem is a complex op on two elements of the compute dtype.
+func (b *pyBin) complexElem(x, y complex128) (complex128, bool) {
+	switch b.op {
+	case "mul":
+		return b.complexMul(x, y)
+	case "div":
+		return b.complexDiv(x, y)
+	}
+	return b.complexAddSub(x, y), false
 }
 
 // compare evaluates a comparison in the compute dtype.
@@ -573,6 +660,12 @@ var (
 	xlaCPURecipDiv = newRule("jax.cpu.div-by-scalar",
 		"XLA on CPU divides by a Python scalar as a * (1/b), the reciprocal rounded in f32 (f64 for f64)",
 		"oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
+	jaxPredMulSelect = newRule("jax.mul.bool-array-select",
+		"XLA rewrites Mul(Convert(pred), x) into select(pred, x, 0): a JAX bool array of the output's shape times a float or complex x gives +0 where the bool is false, whatever x is (no -0 from a negative x, no NaN from inf or NaN), and x where it is true; a Python bool or a broadcast bool array multiplies as IEEE numbers",
+		"xla 289dd9a1 xla/hlo/transforms/simplifiers/algebraic_simplifier.cc HandleMultiply (\"Mul(Convert(Pred), operand) => select(pred, operand, 0)\"); oracle2-01326 (f64 [.., -2.5, ..] * Python False gives -0.0: the broadcast scalar is not matched)")
+	jaxPredDivRecip = newRule("jax.div.bool-array-reciprocal",
+		"XLA rewrites Convert(pred) / Broadcast(scalar y) into Broadcast(1/y) * Convert(pred), then the select of jax.mul.bool-array-select: a JAX bool array divided by a Python scalar or a 0-dim array gives +0 where the bool is false (also for y = 0 or a y whose reciprocal overflows) and 1/y rounded once where it is true",
+		"xla 289dd9a1 xla/hlo/transforms/simplifiers/algebraic_simplifier.cc HandleDivide (\"If X is a convert from pred, then X / broadcast(Y) => broadcast(1/Y) * X\"), HandleMultiply (select)")
 	xlaGPUDiv = newOpenRule("jax.gpu.approximate-f32-div",
 		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, in f32) approximately, x * rcp(y) with a faithful reciprocal: unspecified where the two faithful reciprocals give different results",
 		"oracle-00194, oracle2-00388 (30/255 = 0.11764705181121826), oracle2-01037 (0.5/255), oracle2-00312")

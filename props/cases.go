@@ -221,7 +221,7 @@ func genBinaryArgs(t *rapid.T, c *tensor.Case, o CaseOptions) {
 
 // genScalar draws a host scalar as a program would write it.
 func genScalar(t *rapid.T) *tensor.Scalar {
-	switch rapid.IntRange(0, 2).Draw(t, "scalar kind") {
+	switch rapid.IntRange(0, 3).Draw(t, "scalar kind") {
 	case 0:
 		text := rapid.SampledFrom([]string{"0", "1", "2", "-1", "3", "-7", "127", "255", "256", "300",
 			"2147483647", "2147483648", "-2147483649", "9223372036854775807"}).Draw(t, "int")
@@ -230,6 +230,9 @@ func genScalar(t *rapid.T) *tensor.Scalar {
 		text := rapid.SampledFrom([]string{"0.0", "1.0", "0.5", "-1.0", "2.5", "0.1", "-0.0", "2.0", "3.0",
 			"1e+20", "nan", "inf", "-inf", "16777217.0"}).Draw(t, "float")
 		return &tensor.Scalar{Text: text, Kind: tensor.ScalarFloat}
+	case 2:
+		text := rapid.SampledFrom([]string{"1j", "-0j", "1.5+2j", "(0-1j)", "2-0.5j", "nan+0j", "inf-2j", "3+infj", "1e+20j"}).Draw(t, "complex")
+		return &tensor.Scalar{Text: text, Kind: tensor.ScalarComplex}
 	}
 	return &tensor.Scalar{Text: rapid.SampledFrom([]string{"true", "false"}).Draw(t, "bool"), Kind: tensor.ScalarBool}
 }

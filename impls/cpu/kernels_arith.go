@@ -87,6 +87,45 @@ func kMulRecip[T floating](dst, a, b []T) fault {
 	return 0
 }
 
+// kSelectMul is a multiply by a bool converted to 0 or 1 as XLA rewrites it,
+// select(pred, other, +0), with the bool on the left (predLeft) or right:
+//
+//	for i: p, v := a[i], b[i] (swapped unless predLeft); dst[i] = v if p != 0 else +0
+func kSelectMul[T floating](predLeft bool) binaryKernel[T, T] {
+	return func(dst, a, b []T) fault {
+		b = b[:len(dst)]
+		a = a[:len(dst)]
+		if !predLeft {
+			a, b = b, a
+		}
+		for i := range dst {
+			var v T
+			if a[i] != 0 {
+				v = b[i]
+			}
+			dst[i] = v
+		}
+		return 0
+	}
+}
+
+// kSelectRecip is a converted bool divided by a broadcast scalar as XLA
+// rewrites it, select(pred, 1/b, +0):
+//
+//	for i: dst[i] = 1/b[i] if a[i] != 0 else +0
+func kSelectRecip[T floating](dst, a, b []T) fault {
+	b = b[:len(dst)]
+	a = a[:len(dst)]
+	for i := range dst {
+		var v T
+		if a[i] != 0 {
+			v = 1 / b[i]
+		}
+		dst[i] = v
+	}
+	return 0
+}
+
 // kRecipMul computes dst[i] = T(1/b[i]) * a[i] with the reciprocal rounded
 // by round first (PyTorch's s / t is t.reciprocal() * s: the reciprocal is a
 // tensor of t's dtype). round may be nil (no extra rounding).

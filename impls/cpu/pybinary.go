@@ -72,6 +72,9 @@ type binPlan struct {
 	// signedUnsigned: NumPy's exact comparison of a signed with an unsigned
 	// integer array, whose promotion would be a float.
 	signedUnsigned bool
+	// predSelect is the bool operand (0 or 1) of a JAX float mul or div that
+	// XLA computes as select(pred, ..., +0); -1 for none.
+	predSelect int
 }
 
 func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
@@ -79,7 +82,7 @@ func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	if op == opTruncDiv && p.fw != fwPyTorch { // policy python.trunc-div.none
 		return tensor.UnsupportedOutcome("%s has no truncating division", fwName(p.fw))
 	}
-	b := &binPlan{p: p, op: op, opmath: -1}
+	b := &binPlan{p: p, op: op, opmath: -1, predSelect: -1}
 	for k, a := range c.Args {
 		if a.Scalar != nil {
 			b.args[k].s, _ = parseScalar(a.Scalar)
@@ -347,8 +350,31 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 		b.jaxFmodRaw = true
 	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: %s does not accept dtype %s", opName(b.op), pyName(common)))
+	case b.compute.IsFloat() && (b.op == opMul || b.op == opDiv):
+		b.predSelect = b.boolOperandSelected()
 	}
 	return nil
+}
+
+// boolOperandSelected finds the operand XLA's algebraic simplifier turns
+// into a select (policies jax.mul.bool-array-select,
+// jax.div.bool-array-reciprocal): for mul, a bool array that needs no
+// broadcast; for div, such a numerator of rank >= 1 over a divisor that is
+// a Python scalar or a 0-dim array.
+func (b *binPlan) boolOperandSelected() int {
+	full := func(k int) bool {
+		t := b.args[k].t
+		return t != nil && t.DType == tensor.Bool && rustSameShape(t.Shape, b.shape)
+	}
+	switch {
+	case b.op == opMul && full(0):
+		return 0
+	case b.op == opMul && full(1):
+		return 1
+	case b.op == opDiv && full(0) && len(b.shape) > 0 && (b.args[1].isScalar() || b.args[1].t.Rank() == 0):
+		return 0
+	}
+	return -1
 }
 
 // jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is

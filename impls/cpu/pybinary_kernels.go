@@ -183,7 +183,14 @@ func runFloat[T floating](e *Engine, b *binPlan) tensor.Outcome {
 		return runCompare(e, b, &l, xs, ys)
 	}
 	dst := make([]T, l.n)
-	runBinary(e, &l, dst, xs, ys, floatKernel[T](b))
+	k := floatKernel[T](b)
+	switch {
+	case b.predSelect == 0 && b.op == opDiv:
+		k = kSelectRecip[T]
+	case b.predSelect >= 0:
+		k = kSelectMul[T](b.predSelect == 0)
+	}
+	runBinary(e, &l, dst, xs, ys, k)
 	return tensor.ValueOutcome(encode(e, dst, b.result, b.shape))
 }
 
