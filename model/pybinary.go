@@ -687,6 +687,9 @@ var (
 	faithfulPow = newOpenRule("python.float.pow-faithful-only",
 		"NumPy's f64 pow (SVML) and XLA's GPU pow are faithful but not correctly rounded: where the exact power is not a value of the dtype, the element is unspecified when the two faithful results differ",
 		"oracle2-00029 (numpy 1.6328322220012903e+46, correct ...906e+46), oracle2-00886, oracle2-00369 (jax/gpu-x64), oracle2-00857 (jax/gpu f32 and f64)")
+	cudaPowF64 = newOpenRule("pytorch.cuda.pow-f64-libdevice",
+		"PyTorch CUDA computes f64 pow (tensor ** tensor, and ** a Python number other than PyTorch's special exponents) with ::pow, libdevice's __nv_pow, which is not correctly rounded (recorded outcomes one ulp off): an element is unspecified where the exact power is not an f64 value",
+		"pytorch aten/src/ATen/native/cuda/PowKernel.cu (pow_tensor_tensor_kernel, pow_tensor_scalar_kernel_impl: pow_(base, exp) = ::pow); CUDA C Programming Guide, Mathematical Functions appendix (pow: a nonzero maximum ulp error); issue 13 (recorded f64 results one ulp from the correctly rounded ones)")
 	cudaRsqrt = newOpenRule("pytorch.cuda.rsqrt",
 		"PyTorch CUDA computes t ** -0.5 with the approximate rsqrt intrinsic: unspecified for finite positive inputs",
 		"ATen PowKernel.cu pow_tensor_scalar_kernel (source)")
@@ -803,6 +806,18 @@ func (b *pyBin) floatMaxMin(x, y float64) (float64, bool) {
 	return v, unspec
 }
 
+// cudaLibdevicePow is f64 pow on an NVIDIA GPU: the correctly rounded
+// value, unspecified unless the exact power is an f64 value (or a special
+// case pow fixes: x = 1, y = 0, NaN, infinities, zeros).
+func (e *evaluation) cudaLibdevicePow(x, y float64) (float64, bool) {
+	rn, other := powCandidates(x, y, tensor.F64)
+	if binSameFloat(rn, other) {
+		return rn, false
+	}
+	e.use(cudaPowF64)
+	return rn, true
+}
+
 func (b *pyBin) floatPow(x, y float64) (float64, bool) {
 	e, d := b.e, b.compute
 	e.use(floatPowRule)
@@ -810,11 +825,17 @@ func (b *pyBin) floatPow(x, y float64) (float64, bool) {
 	switch e.p.Framework {
 	case PyTorch:
 		if pos == 1 {
-			v, unspec := torchScalarPow(x, s.Float(), d, e.p.Device == CUDA)
-			if unspec {
+			v, unspec, generic := torchScalarPow(x, s.Float(), d, e.p.Device == CUDA)
+			switch {
+			case generic && e.p.Device == CUDA && d == tensor.F64:
+				return e.cudaLibdevicePow(x, roundTo(s.Float(), d))
+			case unspec:
 				e.use(cudaRsqrt)
 			}
 			return v, unspec
+		}
+		if e.p.Device == CUDA && d == tensor.F64 {
+			return e.cudaLibdevicePow(x, y)
 		}
 	case NumPy:
 		if pos == 1 {
