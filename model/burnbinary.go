@@ -299,15 +299,32 @@ func (e *evaluation) burnFloatElement(op string, a, b float64, out *tensor.Tenso
 		e.use(burnRemSign)
 		out.SetFloat(i, math.Mod(rustFloatOp("add", math.Mod(a, b), b, d), b))
 	case "maximum", "minimum":
+		if !e.c.Args[1].IsScalar() {
+			// max_pair: mask_where(a < b, b); min_pair: mask_where(b < a, b)
+			e.use(burnMaxPair)
+			v := a
+			if op == "maximum" && a < b || op == "minimum" && b < a {
+				v = b
+			}
+			out.SetFloat(i, v)
+			return
+		}
 		v := math.Max(a, b)
 		if op == "minimum" {
 			v = math.Min(a, b)
 		}
-		out.SetFloat(i, v)
-		if math.IsNaN(a) || math.IsNaN(b) || a == 0 && b == 0 {
+		switch {
+		case e.burnFlex() && (math.IsNaN(a) || math.IsNaN(b)):
+			e.use(burnClampNaN) // Rust f32::max / min return the other operand
+			v = a
+			if math.IsNaN(a) {
+				v = b
+			}
+		case math.IsNaN(a) || math.IsNaN(b) || a == 0 && b == 0:
 			e.use(burnUnspecified)
 			out.SetUnspecified(i)
 		}
+		out.SetFloat(i, v)
 	default: // pow: powf through the platform's pow
 		e.use(burnUnspecified)
 		out.SetUnspecified(i)

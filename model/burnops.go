@@ -27,9 +27,9 @@ var (
 	burnCumsumRule = newOpenRule("burn.cumsum.plain-add",
 		"Flex cumsum is cumulative_op with `acc + val` in the element type for every dtype: integer overflow panics in a debug build (\"attempt to add with overflow\") and wraps in release; floats add sequentially in the element type",
 		"seed 004 §搬到 burn 的现象 (I32 cumsum: debug panic at cumulative.rs:19, release [1500000000, -1294967296]); source-facts #11b")
-	burnSelectRule = newOpenRule("burn.select",
-		"index_select is select(dim, indices) with a rank-1 Int tensor of indices (Float or Bool indices do not type-check); the rows are copied; an index outside the dim is unspecified here",
-		"burn-tensor api base.rs select; burn-flex ops/gather_scatter.rs")
+	burnSelectRule = newRule("burn.select",
+		"index_select is select(dim, indices) with a rank-1 Int tensor of indices (Float or Bool indices do not type-check); the rows are copied; an index below 0 or at least the dim's size panics in the backend's bounds check (burn does not wrap negative indices)",
+		"burn 2c06be35 crates/burn-tensor/src/tensor/api/base.rs:1621-1624 (select passes the indices on unchanged), crates/burn-flex/src/ops/gather_scatter.rs:141-152 (checked_index: \"index {raw} out of bounds for dimension of size {dim_size}\"), crates/burn-ndarray/src/ops/base.rs:990-1010 (i as usize into ndarray's select, which panics out of bounds)")
 )
 
 // burnUnary evaluates the unary family.
@@ -352,7 +352,7 @@ func (e *evaluation) burnSelect(src, ids *tensor.Tensor) tensor.Outcome {
 	n := src.Shape[d]
 	for k := 0; k < ids.Len(); k++ {
 		if v := ids.Int(k); v < 0 || v >= int64(n) {
-			return e.burnUnspecified("select with index %d outside a dim of size %d", v, n)
+			return tensor.PanicOutcome("index %d out of bounds for dimension of size %d", v, n)
 		}
 	}
 	left, right := tensor.NumElements(src.Shape[:d]), tensor.NumElements(src.Shape[d+1:])

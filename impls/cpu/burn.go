@@ -181,8 +181,29 @@ func burnBinary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	case tensor.I64:
 		return burnIntBinary[int64](e, p, op, x, y, &l, shape)
 	}
-	ndarrayRem := !burnFlex(p) && c.Args[1].Scalar == nil
-	return burnFloatBinary(e, op, x, y, &l, shape, ndarrayRem)
+	return burnFloatBinary(e, p, op, x, y, &l, shape, c.Args[1].Scalar != nil)
+}
+
+// burnMaxMinKernel is max_pair / min_pair between tensors (policy
+// burn.max-pair: the mask picks b only where a < b, resp. b < a) and
+// clamp_min / clamp_max with a scalar (policy burn.flex.clamp-nan: Rust's
+// f32::max / min, a NaN operand gives the other).
+func burnMaxMinKernel(isMax, rhsScalar bool) binaryKernel[float32, float32] {
+	return func(dst, a, b []float32) fault {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			x, y := a[i], b[i]
+			pickB := isMax && x < y || !isMax && y < x
+			if rhsScalar && x != x {
+				pickB = true
+			}
+			dst[i] = x
+			if pickB {
+				dst[i] = y
+			}
+		}
+		return 0
+	}
 }
 
 // burnScalar converts a scalar operand with Scalar::new (policy
@@ -284,10 +305,11 @@ func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tenso
 }
 
 // burnFloatBinary is a Float (F32) op (policy burn.float.ieee): IEEE + - *
-// /, fmod, the remainder ((a % b) + b) % b (ndarray's of two tensors in f64:
-// ndarrayRem), maximum, minimum and powf (the model leaves NaN and zero cases
-// of maximum and minimum, and powf, open).
-func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape []int, ndarrayRem bool) tensor.Outcome {
+// /, fmod, the remainder ((a % b) + b) % b (ndarray's of two tensors in f64,
+// policy burn.ndarray.float-remainder), maximum and minimum (max_pair /
+// min_pair of two tensors, clamp_min / clamp_max with a scalar) and powf (the
+// model leaves powf open).
+func burnFloatBinary(e *Engine, p *profile, op opID, x, y *tensor.Tensor, l *layout, shape []int, rhsScalar bool) tensor.Outcome {
 	if op.isComparison() {
 		return burnCompare[float32](e, op, x, y, l, shape)
 	}
@@ -306,13 +328,11 @@ func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape [
 		k = kFmodFloat[float32]
 	case opRem:
 		k = kRemBurnFloat[float32]
-		if ndarrayRem {
+		if !burnFlex(p) && !rhsScalar {
 			k = kRemNdarrayFloat[float32]
 		}
-	case opMaximum:
-		k = kMaxNaN[float32]
-	case opMinimum:
-		k = kMinNaN[float32]
+	case opMaximum, opMinimum:
+		k = burnMaxMinKernel(op == opMaximum, rhsScalar)
 	default:
 		k = kPowf[float32]
 	}

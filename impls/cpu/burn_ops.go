@@ -263,8 +263,8 @@ func burnSelect(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	idx := make([]uint64, ids.Len())
 	for k := range idx {
 		v := ids.Int(k)
-		if v < 0 || v >= int64(g.n) {
-			return tensor.UnsupportedOutcome("cpu engine: burn's select with index %d outside a dim of size %d is unspecified", v, g.n)
+		if v < 0 || v >= int64(g.n) { // policy burn.select: the kernels' bounds checks panic
+			return tensor.PanicOutcome("index %d out of bounds for dimension of size %d", v, g.n)
 		}
 		idx[k] = uint64(v)
 	}
