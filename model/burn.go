@@ -47,19 +47,31 @@ var (
 	burnFlexIntArith = newRule("burn.flex.int-arith-widened",
 		"Flex computes I8..U32 (the default I32 included) + - * / % in i64 and casts back with `as`: overflow wraps silently in debug and release, i32::MIN / -1 = i32::MIN; a zero divisor panics (Rust i64 / and %)",
 		"source-facts extra 11; seed 004 (I32 sum wraps in debug and release); burn-flex ops/binary.rs int_binary_op")
-	burnI64Native = newRule("burn.int64-native",
+	burnI64Native = newOpenRule("burn.int64-native",
 		"I64 arithmetic is native Rust: overflow panics in a debug build and wraps in release (Flex); MIN / -1 and a zero divisor panic in every build; burn/ndarray does not fix the build, so an overflowing element is unspecified there",
 		"source-facts extra 11, #11a; source-facts #1")
 	burnRemSign = newRule("burn.int.remainder-divisor-sign",
 		"remainder on Flex is ((a % b) + b) % b, the divisor's sign (U64: a % b); ndarray computes a - b * floor(a / b) in f64 and converts back with a range check (a zero divisor gives NaN and panics \"Float cannot be represented in the target signed int type\"; above 2^53 precision is lost)",
 		"source-facts #11e")
+	burnNdarrayFloatRem = newRule("burn.ndarray.float-remainder",
+		"ndarray's Float remainder of two tensors computes r = a - b * floor(a / b) in f64 (each step rounded to f64, no fused multiply-add) and converts r to the element type with `as`: a zero divisor gives NaN; with a scalar divisor it is ((x % rhs) + rhs) % rhs in the element type, as on Flex",
+		"burn 2c06be35 crates/burn-ndarray/src/ops/base.rs:910-921 (remainder), :924-929 (remainder_scalar), crates/burn-ndarray/src/ops/tensor.rs:126-134; crates/burn-std/src/element/cast.rs:305-313 (f64 -> f32 is `as`)")
+	burnMaxPair = newRule("burn.max-pair",
+		"maximum and minimum of two Float tensors are max_pair / min_pair, built in the tensor API as mask_where(a.lower(b), b) and mask_where(b.lower(a), b): a NaN in a gives a, a NaN in b gives a, and of +0 and -0 the first operand wins, on every backend",
+		"burn 2c06be35 crates/burn-tensor/src/tensor/api/orderable.rs:708-711 (max_pair), :936-939 (min_pair)")
+	burnClampNaN = newRule("burn.flex.clamp-nan",
+		"maximum / minimum with a scalar are clamp_min / clamp_max, on Flex x.max(s) / x.min(s) (Rust f32::max/min): a NaN operand gives the other one; which of +0 and -0 comes out Rust leaves open",
+		"burn 2c06be35 crates/burn-flex/src/ops/float.rs:538-556 (float_clamp_min / float_clamp_max); Rust core f32::max documentation (NaN: the other argument; ±0: either)")
+	burnBoolElem = newRule("burn.bool.equal-elem",
+		"equal_elem / not_equal_elem on a Bool tensor compare each element with the scalar converted to bool with C semantics (Scalar::new for the Native bool store, then elem::<bool>(): x != 0, NaN is true), giving a Bool tensor",
+		"burn 2c06be35 crates/burn-tensor/src/tensor/api/base.rs:2451-2458 (equal_elem = equal_scalar, Scalar::new(other, &self.dtype())), crates/burn-std/src/element/scalar.rs:34, crates/burn-std/src/element/cast.rs:207-209, 409-411 (to_bool: != 0), crates/burn-flex/src/ops/bool.rs:293-311 (v == rhs as u8), crates/burn-backend/src/backend/ops/bool_tensor.rs:383-386 (not_equal_elem = not(equal_elem)), crates/burn-ndarray/src/ops/base.rs:1642-1650")
 	burnScalar = newRule("burn.scalar.elem",
 		"a scalar operand is converted with Scalar::new: for a Float tensor to f64 and then to the element type (`as`); for an Int tensor to i64 by ToElement (a float truncates; NaN or out of range panics \"Float cannot be represented in the target signed int type\"), then Flex truncates it with `as i32` (wrap); ndarray keeps the range-checked value",
 		"source-facts extra 12 (scalar as i32; div_scalar(2.5) -> 2); burn-std element/scalar.rs, cast.rs")
 	burnFloatIEEE = newRule("burn.float.ieee",
 		"F32 + - * / are IEEE f32 operations; comparisons give a Bool tensor with IEEE semantics",
 		"burn-flex ops/binary.rs, comparison.rs")
-	burnUnspecified = newRule("burn.unspecified",
+	burnUnspecified = newOpenRule("burn.unspecified",
 		"neither the seeds nor the source facts state this behaviour of burn: the model leaves it unspecified rather than guess",
 		"seeds 004, source-facts.md (silent)").silent()
 )

@@ -95,11 +95,14 @@ func (e *evaluation) burnScalarTensor(s *tensor.Scalar, x *tensor.Tensor) (*tens
 	d := x.DType
 	one := tensor.New(d, 1)
 	switch {
-	case s.Kind == tensor.ScalarBool || d == tensor.Bool:
-		out := e.burnUnspecified("a bool scalar operand or a scalar op on a Bool tensor")
-		return nil, &out
 	case s.Kind == tensor.ScalarInt && s.Host == "" && !burnFitsI32(s):
 		out := e.rustLitCompileError("literal out of range for `i32` (overflowing_literals)")
+		return nil, &out
+	case d == tensor.Bool:
+		e.use(burnBoolElem)
+		one.SetBool(0, s.Kind == tensor.ScalarBool && s.Text == "true" || s.Kind != tensor.ScalarBool && s.Float() != 0)
+	case s.Kind == tensor.ScalarBool:
+		out := e.burnUnspecified("a bool scalar operand of a Float or Int tensor")
 		return nil, &out
 	case d.IsFloat():
 		one.SetFloat(0, s.Float()) // Scalar::Float(f64), then `as` the element type
@@ -287,21 +290,41 @@ func (e *evaluation) burnFloatElement(op string, a, b float64, out *tensor.Tenso
 	case "fmod":
 		out.SetFloat(i, math.Mod(a, b))
 	case "rem":
+		if !e.burnFlex() && !e.c.Args[1].IsScalar() {
+			e.use(burnNdarrayFloatRem)
+			q := math.Floor(a / b)
+			out.SetFloat(i, a-float64(b*q)) // in f64 (the conversion forbids a fused multiply-add), then `as` the element type
+			return
+		}
 		e.use(burnRemSign)
 		out.SetFloat(i, math.Mod(rustFloatOp("add", math.Mod(a, b), b, d), b))
-		if !e.burnFlex() {
-			out.SetUnspecified(i)
-		}
 	case "maximum", "minimum":
+		if !e.c.Args[1].IsScalar() {
+			// max_pair: mask_where(a < b, b); min_pair: mask_where(b < a, b)
+			e.use(burnMaxPair)
+			v := a
+			if op == "maximum" && a < b || op == "minimum" && b < a {
+				v = b
+			}
+			out.SetFloat(i, v)
+			return
+		}
 		v := math.Max(a, b)
 		if op == "minimum" {
 			v = math.Min(a, b)
 		}
-		out.SetFloat(i, v)
-		if math.IsNaN(a) || math.IsNaN(b) || a == 0 && b == 0 {
+		switch {
+		case e.burnFlex() && (math.IsNaN(a) || math.IsNaN(b)):
+			e.use(burnClampNaN) // Rust f32::max / min return the other operand
+			v = a
+			if math.IsNaN(a) {
+				v = b
+			}
+		case math.IsNaN(a) || math.IsNaN(b) || a == 0 && b == 0:
 			e.use(burnUnspecified)
 			out.SetUnspecified(i)
 		}
+		out.SetFloat(i, v)
 	default: // pow: powf through the platform's pow
 		e.use(burnUnspecified)
 		out.SetUnspecified(i)

@@ -9,24 +9,27 @@ import (
 // burn's unary ops, casts, reductions, cumsum and select.
 
 var (
-	burnUnaryRule = newRule("burn.unary",
+	burnUnaryRule = newOpenRule("burn.unary",
 		"Float: neg, abs, floor, ceil, trunc, square exact; sqrt IEEE; round to nearest, ties to even; sign NaN -> NaN, ±0 -> +0, else ±1; exp unspecified except at exact points. Int: neg and abs are wrapping_neg / wrapping_abs on Flex (MIN stays MIN, no panic), sign -1/0/1, bitwise_not !x, square x*x with the Int multiplication rules; Int has no sqrt/exp/floor/ceil/round/trunc and Bool no numeric unary op",
 		"source-facts extra 12 (wrapping_neg/wrapping_abs); burn-flex ops/unary.rs (round_ties_even), float.rs float_sign; burn-tensor api")
-	burnCastRule = newRule("burn.cast",
+	burnCastRule = newOpenRule("burn.cast",
 		"cast between kinds and dtypes is Rust `as`: int -> int wraps, float -> float rounds to nearest even, float -> int saturates with NaN -> 0, int -> f16/bf16 through f32, anything -> Bool is x != 0; a float <-> int cast is spelled through the device's default dtype of the other kind (.int(), .float()), so where that intermediate changes the value the element is unspecified",
 		"source-facts extra 12 (int_cast `as`, float_into_int saturating, int -> f16/bf16 through f32); burn-tensor Tensor::int / float")
-	burnSumRule = newRule("burn.reduce.sum-widening",
+	burnSumRule = newOpenRule("burn.reduce.sum-widening",
 		"Flex integer sum and prod of I8..U32 accumulate in i64 with wrapping arithmetic and truncate to the element type (no panic in any build); I64 uses plain + and * (a debug panic on overflow, wrap in release); the result keeps the dtype, shape [1] for all elements (keepdim shape with a dim); integer mean is the wrapped sum divided by n, truncating (n = 0 panics); float sums are exact only where every order agrees (SIMD, parallel chunks)",
 		"seed 004 §搬到 burn 的现象 (I32 sum [-1294967296] in debug and release, rank 1); source-facts #11a, extra 12 (int_mean, mean_dim)")
-	burnExtremumRule = newRule("burn.reduce.extremum",
-		"max/min keep the dtype (NaN and ±0 ties unspecified); argmax/argmin take a dim and return I64 indices (Flex INDEX_DTYPE) of the first extremum, a NaN's index unspecified (the f32 last-dim fast path ignores NaN, the general path lets it win); an empty dim panics",
-		"source-facts #11c, extra 12 (NaN wins); burn-flex ops/reduce.rs argmax")
-	burnCumsumRule = newRule("burn.cumsum.plain-add",
+	burnFlexProd = newRule("burn.flex.prod-sequential",
+		"Flex's prod of all elements is Iterator::product over the elements in order, in the element type (f16/bf16 in f32): a sequential product with one rounding per step",
+		"burn 2c06be35 crates/burn-flex/src/ops/reduce.rs:349-353 (prod dispatch), :367-387 (prod_impl: data[start..end].iter().copied().product()), reduce_scalar_half (|a, b| a * b from 1.0 in f32)")
+	burnProdOrderFree = newRule("burn.reduce.prod-order-free",
+		"where the order of a float product is not pinned (Flex prod_dim, ndarray), it is still fixed when a NaN takes part (NaN), when a zero meets an infinity (NaN), or when a zero takes part and no partial product can overflow (every |x| > 1 together stay below the largest power of two of the accumulation dtype): a zero whose sign is the parity of the negative factors",
+		"IEEE 754 multiplication (the sign of a product is the xor of the signs; x * NaN and 0 * inf are NaN)")
+	burnCumsumRule = newOpenRule("burn.cumsum.plain-add",
 		"Flex cumsum is cumulative_op with `acc + val` in the element type for every dtype: integer overflow panics in a debug build (\"attempt to add with overflow\") and wraps in release; floats add sequentially in the element type",
 		"seed 004 §搬到 burn 的现象 (I32 cumsum: debug panic at cumulative.rs:19, release [1500000000, -1294967296]); source-facts #11b")
 	burnSelectRule = newRule("burn.select",
-		"index_select is select(dim, indices) with a rank-1 Int tensor of indices (Float or Bool indices do not type-check); the rows are copied; an index outside the dim is unspecified here",
-		"burn-tensor api base.rs select; burn-flex ops/gather_scatter.rs")
+		"index_select is select(dim, indices) with a rank-1 Int tensor of indices (Float or Bool indices do not type-check); the rows are copied; an index below 0 or at least the dim's size panics in the backend's bounds check (burn does not wrap negative indices)",
+		"burn 2c06be35 crates/burn-tensor/src/tensor/api/base.rs:1621-1624 (select passes the indices on unchanged), crates/burn-flex/src/ops/gather_scatter.rs:141-152 (checked_index: \"index {raw} out of bounds for dimension of size {dim_size}\"), crates/burn-ndarray/src/ops/base.rs:990-1010 (i as usize into ndarray's select, which panics out of bounds)")
 )
 
 // burnUnary evaluates the unary family.
@@ -183,7 +186,7 @@ func (e *evaluation) burnReduce(t *tensor.Tensor) tensor.Outcome {
 	}
 	switch op {
 	case "max", "min", "argmax", "argmin":
-		return e.burnExtremum(op, t, groups, outShape, shape)
+		return e.burnExtremum(op, t, reduce, groups, outShape, shape)
 	}
 	e.use(burnSumRule)
 	out := tensor.New(t.DType, outShape...)
@@ -203,7 +206,7 @@ func (e *evaluation) burnAccumulate(op string, t *tensor.Tensor, g []int, out *t
 		for k, i := range g {
 			xs[k] = t.Float(i)
 		}
-		v, ok := burnFloatFold(op, xs, d)
+		v, ok := e.burnFloatFold(op, xs, d)
 		out.SetFloat(o, v)
 		if !ok {
 			out.SetUnspecified(o)
@@ -246,13 +249,29 @@ func (e *evaluation) burnAccumulate(op string, t *tensor.Tensor, g []int, out *t
 
 // burnFloatFold is a float sum, prod or mean; ok is false where the order
 // of a parallel or SIMD reduction could change the bits.
-func burnFloatFold(op string, xs []float64, d tensor.DType) (float64, bool) {
+func (e *evaluation) burnFloatFold(op string, xs []float64, d tensor.DType) (float64, bool) {
 	switch op {
 	case "sum":
 		return rustExactSum(xs, d)
 	case "mean":
 		s, ok := rustExactSum(xs, d)
 		return rustFloatOp("div", s, float64(len(xs)), d), ok
+	}
+	acc := tensor.F32 // f16/bf16 products accumulate in f32
+	if d == tensor.F64 {
+		acc = tensor.F64
+	}
+	if e.burnFlex() && e.c.Attrs.Dim == nil {
+		e.use(burnFlexProd)
+		p := 1.0
+		for _, x := range xs {
+			p = rustFloatOp("mul", p, x, acc)
+		}
+		return p, true
+	}
+	if v, ok := orderFreeProduct(xs, acc); ok {
+		e.use(burnProdOrderFree)
+		return v, true
 	}
 	p := 1.0
 	for _, x := range xs {
@@ -262,44 +281,6 @@ func burnFloatFold(op string, xs []float64, d tensor.DType) (float64, bool) {
 		p *= x
 	}
 	return p, math.Abs(p) <= math.Ldexp(1, 24) && p != 0
-}
-
-// burnExtremum is max/min (values) and argmax/argmin (I64 indices).
-func (e *evaluation) burnExtremum(op string, t *tensor.Tensor, groups [][]int, outShape, shape []int) tensor.Outcome {
-	e.use(burnExtremumRule)
-	isArg := op == "argmax" || op == "argmin"
-	outD := t.DType
-	if isArg {
-		outD = tensor.I64
-	}
-	out := tensor.New(outD, outShape...)
-	wantMax := op == "max" || op == "argmax"
-	for o, g := range groups {
-		if len(g) == 0 {
-			if isArg && e.burnFlex() {
-				return tensor.PanicOutcome("%s: dimension has size 0", op)
-			}
-			return e.burnUnspecified("%s of an empty tensor", op)
-		}
-		best, unspecified := 0, false
-		for k, i := range g {
-			if t.DType.IsFloat() && (math.IsNaN(t.Float(i)) || t.Float(i) == 0 && !isArg) {
-				unspecified = unspecified || math.IsNaN(t.Float(i)) || len(g) > 1
-			}
-			if k > 0 && candleBetter(t, g[best], i, wantMax) {
-				best = k
-			}
-		}
-		if isArg {
-			out.SetUint(o, uint64(best))
-		} else {
-			out.SetBits(o, t.Bits(g[best]))
-		}
-		if unspecified {
-			out.SetUnspecified(o)
-		}
-	}
-	return tensor.ValueOutcome(rustWithShape(out, shape))
 }
 
 // burnCumsum is tensor.cumsum(dim).
@@ -365,7 +346,7 @@ func (e *evaluation) burnSelect(src, ids *tensor.Tensor) tensor.Outcome {
 	n := src.Shape[d]
 	for k := 0; k < ids.Len(); k++ {
 		if v := ids.Int(k); v < 0 || v >= int64(n) {
-			return e.burnUnspecified("select with index %d outside a dim of size %d", v, n)
+			return tensor.PanicOutcome("index %d out of bounds for dimension of size %d", v, n)
 		}
 	}
 	left, right := tensor.NumElements(src.Shape[:d]), tensor.NumElements(src.Shape[d+1:])
@@ -380,4 +361,42 @@ func (e *evaluation) burnSelect(src, ids *tensor.Tensor) tensor.Outcome {
 		}
 	}
 	return tensor.ValueOutcome(out)
+}
+
+// orderFreeProduct is the product of xs (in the accumulation dtype acc)
+// where every order of multiplication gives the same bits: a NaN, a zero
+// with an infinity, or a zero with no partial product able to overflow.
+func orderFreeProduct(xs []float64, acc tensor.DType) (float64, bool) {
+	zero, inf, neg, exp := false, false, false, 0
+	for _, x := range xs {
+		switch {
+		case math.IsNaN(x):
+			return math.NaN(), true
+		case x == 0:
+			zero = true
+		case math.IsInf(x, 0):
+			inf = true
+		case math.Abs(x) > 1:
+			_, e := math.Frexp(x) // |x| < 2^e
+			exp += e
+		}
+		neg = neg != math.Signbit(x)
+	}
+	switch {
+	case zero && inf:
+		return math.NaN(), true
+	case !zero || exp > maxExponent(acc):
+		return 0, false
+	case neg:
+		return math.Copysign(0, -1), true
+	}
+	return 0, true
+}
+
+// maxExponent is the largest e with 2^e a finite value of the float dtype d.
+func maxExponent(d tensor.DType) int {
+	if d == tensor.F64 {
+		return 1023
+	}
+	return 127
 }

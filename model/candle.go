@@ -49,9 +49,9 @@ var (
 	candleArange = newRule("candle.create.arange",
 		"Tensor::arange(start, end) has the literals' common type, and pushes start, start+1, ... while current < end, adding 1 in the element type (float rounding accumulates)",
 		"seed 003 §字面量决定 dtype (arange(0., 3.) F64, arange(0f32, 3.) F32, arange(0u32, 3) U32); tensor.rs arange_step")
-	candleFromVec = newRule("candle.create.from-vec-unchecked",
-		"Tensor::from_vec / from_slice in 0.11.0 do not compare the data length with the shape: too few elements give a tensor whose first read panics on the CPU and reads past the buffer on Metal (the missing elements are unspecified); too many give a tensor over the first ones",
-		"seed 003 §从 Vec、切片、迭代器建 (5 values as (2, 3): Ok, CPU panics at the first read, Metal reads past the end)")
+	candleFromVec = newOpenRule("candle.create.from-vec-unchecked",
+		"Tensor::from_vec / from_slice in candle 0.11.0 (the release these profiles stand for) do not compare the data length with the shape: too few elements give a tensor whose first read panics on the CPU and reads past the buffer on Metal (the missing elements are unspecified); too many give a tensor over the first ones. (Fixed after the release: from 94c83c4b, in 2a13b0f3 = 0.11.0 + 19, into_shape returns Err(ShapeMismatch) \"Shape mismatch, got buffer of size 5 which is compatible with shape [2, 3]\")",
+		"candle 0.11.0 (31f35b14) candle-core/src/shape.rs:474-477 (into_shape ignores _el_count), candle-core/src/tensor.rs:518-528 (from_vec_impl); seed 003 §从 Vec、切片、迭代器建 (5 values as (2, 3): Ok, CPU panics at the first read, Metal reads past the end); the check: candle 94c83c4b (#3813) candle-core/src/shape.rs:474-485, error.rs:72")
 	candleToHost = newRule("candle.to-host.checked",
 		"to_scalar / to_vec1 / to_vec2 / to_vec3 check the rank first (\"unexpected rank, expected: 2, got: 1 ([3])\") and then the element type (\"unexpected dtype, expected: F64, got: F32\"), converting nothing; there is no to_vec4",
 		"seed 003 §读回主机：类型要自己写对; tensor.rs to_vec1/to_vec2/to_scalar")

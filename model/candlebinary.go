@@ -24,19 +24,19 @@ var (
 	candleIntDiv = newRule("candle.int.div-trunc",
 		"candle's / on integer tensors is Rust's (CPU) or Metal's integer division: truncation toward zero, an integer result",
 		"seed 000 §除法：只有截断 (i64 [-7,-7,7,7] / [2,-2,2,-2] = [-3,3,3,-3], CPU and Metal); source-facts #1, #5a")
-	candleMetalIntDivZero = newRule("candle.metal.int-div-by-zero",
+	candleMetalIntDivZero = newOpenRule("candle.metal.int-div-by-zero",
 		"Metal integer division by zero does not trap: i64 x / 0 = 0 and u32 x / 0 = 4294967295 (all ones); other dtypes unspecified; i64 MIN / -1 = MIN",
 		"seed 000 §除以 0 和 MIN / -1 (Metal rows i64 [7,-7]/0 = [0,0], u32 [7,9]/0 = all ones; prose: Metal MIN / -1 is MIN)")
 	candleMetalWrap = newRule("candle.metal.int-wraps",
 		"Metal kernels have no overflow checks: integer + - * and sums wrap in debug and release builds",
 		"seed 000 §溢出 (candle Metal rows equal CPU release in both builds)")
-	candleFloatIEEE = newRule("candle.float.ieee",
+	candleFloatIEEE = newOpenRule("candle.float.ieee",
 		"float + - * / are IEEE operations of the element type (f16/bf16 through f32, which rounds the same as one correct rounding); Metal's fast-math float division is unspecified unless the quotient is exact",
 		"seed 003 §和标量运算 (f32 * 2.5); half crate arithmetic; Metal fast-math division (precision not specified)")
 	candleMinMax = newRule("candle.binary.minmax",
 		"CPU maximum is `if a < b { b } else { a }` and minimum `if a > b { b } else { a }` (NaN or a tie gives the lhs); Metal's MAX/MIN are `x > y ? x : y` / `x < y ? x : y` (NaN or a tie gives the rhs)",
 		"source-facts #1, #5a, extra 4")
-	candleCmp = newRule("candle.cmp.u8",
+	candleCmp = newOpenRule("candle.cmp.u8",
 		"comparisons return U8 0/1 with IEEE semantics on the CPU (NaN compares false, != true); Metal's fast-math comparisons of NaN are unspecified",
 		"source-facts extra 7, #5a; seed 000 §除法 (lt returns a U8 mask)")
 	candleMetalEmptyLaunch = newRule("candle.metal.empty-launch-panics",
@@ -51,13 +51,13 @@ var (
 	candleAffineCPU = newRule("candle.cpu.affine-coefficients-as",
 		"tensor op f64 is affine(mul, add) (+: (1, s), -: (1, -s), *: (s, 0), /: (1/s, 0), s - t: (-1, s)); the CPU first converts mul and add to the element type with T::from_f64 (`as`: saturating, NaN -> 0 for integers) and computes v * mul + add in the element type (Rust overflow rules)",
 		"seed 000 §整数张量和浮点标量 (i64 * 0.5 = 0, * 2.5 = * 2, + 0.5 unchanged), §动脑筋答案 (u32 - 1.0 unchanged); source-facts #2, #3, extra 1")
-	candleAffineMetal = newRule("candle.metal.affine-fma-f32",
+	candleAffineMetal = newOpenRule("candle.metal.affine-fma-f32",
 		"Metal affine passes mul and add as f32 and computes static_cast<T>(fma(float(x), mul, add)): integers go through f32 (losing bits above 2^24) and are truncated toward zero; a negative result in an unsigned type gives 0; NaN and out-of-range results are unspecified",
 		"seed 000 §整数张量和浮点标量 (Metal i64 * 0.5 = -3, + 0.5 = -6, 2^24+1 + 1.0 = 2^24), §动脑筋答案 (u32 3 - 4.0 = 0); source-facts #4")
-	candleHalfFromF64 = newRule("candle.half-from-f64-unpinned",
+	candleHalfFromF64 = newOpenRule("candle.half-from-f64-unpinned",
 		"f16/bf16 values built from an f64 (to_dtype from F64, affine coefficients) use the half crate's from_f64, whose rounding depends on the platform (hardware conversion, or a software path that first drops the low 32 mantissa bits): unspecified where a single rounding, rounding through f32 and rounding of the truncated value differ",
 		"source-facts #8 (F64 -> BF16 is bf16::from_f64); half crate convert.rs (not pinned by a seed)")
-	candlePow = newRule("candle.pow",
+	candlePow = newOpenRule("candle.pow",
 		"Tensor::pow(t, e) is exp(e * log(t)): integer tensors reach the CPU's missing integer log (a todo! panic) or Metal's missing kernel; powf(f64) is an Err for integer tensors; float results go through log/exp and are unspecified",
 		"source-facts extra 2 (log todo!, powf UnsupportedDTypeForOp for ints); tensor.rs pow")
 	candleUnaryTodo = newRule("candle.cpu.int-unary-todo",

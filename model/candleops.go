@@ -12,13 +12,13 @@ var (
 	candleUnaryInt = newRule("candle.cpu.int-unary",
 		"on integer tensors abs is the identity on unsigned types and `v.abs()` on signed ones (MIN overflows: a debug panic, MIN in release), ceil/floor/round are the identity, sign is min(1, v) on unsigned and -1/0/1 on signed types",
 		"source-facts extra 2; op.rs Abs, Ceil, Floor, Round, Sign")
-	candleUnaryFloat = newRule("candle.float.unary",
+	candleUnaryFloat = newOpenRule("candle.float.unary",
 		"float unary ops: neg, abs, floor, ceil, sqr (x*x rounded once) are exact; round is half away from zero (Rust and Metal round); sqrt is IEEE-rounded on the CPU (Rust sqrt); CPU sign is (x > 0) - (x < 0), so NaN and -0 give +0; Metal sign is the MSL sign (NaN -> 0, ±0 kept); exp and log are unspecified except at exact points (Metal: see candle.metal.fast-math-functions)",
 		"op.rs unary ops (Sign: f32::from(v > 0.) - f32::from(v < 0.)); Metal Shading Language spec (round, sign); exp/sqrt precision is not specified by accelerate's vForce or Metal fast math")
 	candleCastCPU = newRule("candle.cpu.to-dtype-as",
 		"CPU to_dtype converts every pair of candle dtypes with Rust `as` (float -> int saturates, NaN -> 0; int -> int wraps; int -> f16/bf16 through f32); to the same dtype it is the identity",
 		"seed 003 §to_dtype：浮点转整数是饱和的; seed 000 §下标的 dtype ([-1.5, 2.7] -> I64 [-1, 2], -> U32 [0, 2]); source-facts #8")
-	candleCastMetal = newRule("candle.metal.to-dtype",
+	candleCastMetal = newOpenRule("candle.metal.to-dtype",
 		"Metal casts (static_cast) among f32 f16 bf16 i64 u32 u8: float -> int truncates toward zero and a negative value gives 0 in an unsigned type (CPU and Metal agree); float -> float rounds to nearest even like the CPU; int -> float rounds to nearest (to f16/bf16 by an unpinned path); NaN, out-of-range float -> int and non-fitting int -> int are unspecified",
 		"seed 000 §下标的 dtype (Metal [-1.5, 2.7] -> U32 [0, 2]); seed 003 §半精度舍入 (CPU and Metal bit-identical on 20018 values); source-facts #5b")
 	candleMetalSignI64 = newRule("candle.metal.sign-i64-no-kernel",

@@ -9,13 +9,13 @@ import (
 // candle's reductions, cumsum and index_select.
 
 var (
-	candleSumKeepsDType = newRule("candle.reduce.sum-keeps-dtype",
+	candleSumKeepsDType = newOpenRule("candle.reduce.sum-keeps-dtype",
 		"sum/sum_all keep the element dtype and accumulate in it, starting from 0, in row-major order on the CPU (*res += x: a debug build panics on overflow, release wraps) and without checks on Metal (wraps); CPU float sums are exact only when every order gives the same bits (the f32 CPU sum uses SIMD partial sums), otherwise unspecified; Metal's order: candle.metal.reduce.sum-order",
 		"seed 000 §溢出 (u8 [200,100] sum_all: debug panic at kernels.rs:44, release and Metal U8 [44]; u32 2^31+2^31 -> 0); source-facts #7, extra 9")
 	candleMean = newRule("candle.reduce.mean-affine",
 		"mean is sum * (1/n) through affine: on the CPU the factor is converted to the element type first, so an integer mean is 0 for n >= 2 (the sum itself may still panic in debug); on Metal the sum goes through fma in f32 and is truncated",
 		"source-facts extra 1 (mean on ints is 0 for n >= 2), #4; tensor.rs mean")
-	candleMaxMin = newRule("candle.reduce.max-min",
+	candleMaxMin = newOpenRule("candle.reduce.max-min",
 		"max/min over one dim keep the dtype and fold from element 0 with a strict comparison: on the CPU a NaN survives only if it is first, ties keep the first; argmax/argmin return U32 indices of that element (Metal: lowest index of a tie, NaN unspecified, and see candle.metal.reduce.*); all elements: max_all flattens (rank 0 is returned as is); zero elements are an Err (EmptyTensor)",
 		"seed 000 §下标的 dtype (argmax_keepdim U32 [2]); source-facts #7, extra 4, extra 5")
 	candleMetalReduceNoKernel = newRule("candle.metal.reduce.rank0-needs-kernel",
@@ -30,16 +30,16 @@ var (
 	candleMetalArgIndex = newRule("candle.metal.reduce.arg-index-modulo-last-dim",
 		"Metal argmax/argmin report each element's index as i % last_dim: when the (kept dims, reduced dim) view is contiguous (the reduced dim is last, has size 1, or only size-1 dims follow it) reduce_op takes the contiguous kernel with the input's own dims, so i is the element's flat index and last_dim the input's last dim; otherwise the strided kernel gets the reordered dims and i % last_dim is the position in the reduced dim. So argmax over a size-1 dim gives o % last_dim for output o, and over a dim followed only by size-1 dims gives 0",
 		"candle 2a13b0f3: candle-core/src/metal_backend/mod.rs:304-323 (dims reordered, contiguous test), :370-379 (call_reduce_contiguous(.., src_dims, ..)), :429-437 (strided: &dims); candle-metal-kernels/src/metal_src/reduce.metal:467 (operate(value, src[indexer(i)], i % indexer.last_dim)), :738-740 and :757-759 (last_dim = dims[num_dims - 1])")
-	candleCumsumMatmul = newRule("candle.cumsum.matmul",
+	candleCumsumMatmul = newOpenRule("candle.cumsum.matmul",
 		"cumsum is a matmul with an upper-triangular ones matrix: the CPU matmul (here accelerate, the seeds' build) takes f32/f64 only (f16: \"the accelerate backend does not support f16 matmul\"; integers and bf16: UnsupportedDTypeForOp), Metal's f32/f16/bf16; values are exact only where every summation order agrees, a NaN or inf in a row makes that row unspecified (0 * inf terms)",
 		"source-facts extra 8; seed 003 header (candle CPU with accelerate); cpu_backend/mod.rs MatMul")
 	candleIndexIDs = newRule("candle.index-select.ids",
 		"index_select takes rank-1 ids of dtype U8, U32 or I64 (a U8 index is an index, not a mask); other id dtypes are an Err naming the SOURCE dtype (\"unsupported dtype F32 for op index-select\"); Metal's host names 18 (ids, source) kernels over U8 U32 I64 F32 F16 BF16 sources, of which 16 exist (see candle.metal.index-select.no-i64-u8-u32)",
 		"seed 000 §下标的 dtype; source-facts #5c, #6")
-	candleIndexRange = newRule("candle.index-select.range",
+	candleIndexRange = newOpenRule("candle.index-select.range",
 		"an id equal to its dtype's maximum (255, u32::MAX, i64::MAX) writes a row of zeros; on the CPU any other id >= the dim size, a negative i64 included, is an Err (InvalidIndex); Metal clamps (see candle.metal.index-select.clamp)",
 		"source-facts #5c, extra 6")
-	candleMetalIndexClamp = newRule("candle.metal.index-select.clamp",
+	candleMetalIndexClamp = newOpenRule("candle.metal.index-select.clamp",
 		"Metal's index_select reads row min(id, (I)(dim_size - 1)) with the bound converted to the id type I: for u8 ids and a dim above 256 the bound wraps ((uint8_t)299 = 43, so id 100 of a 300-row source reads row 43); a negative i64 id, or any id of an empty dim, reads out of bounds (unspecified)",
 		"candle 2a13b0f3: candle-metal-kernels/src/metal_src/indexing.metal:56-59 (sentinel, then min(input_ids[id_i], (INDEX_TYPENAME)(src_dim_size - 1))), :67-69 (the read)")
 )

@@ -22,7 +22,12 @@ func Eval(name string, c *tensor.Case) tensor.Outcome {
 // rules that decided it.
 func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 	e := &evaluation{p: p, c: c}
-	out := p.eval(e)
+	var out tensor.Outcome
+	if p.Framework != PyTorch && p.Framework != NumPy && p.Framework != JAX && hasComplexScalar(c) {
+		out = e.unsupported(rustNoComplexScalar, "Rust has no complex literal: %s does not compile", c.Describe())
+	} else {
+		out = p.eval(e)
+	}
 	if len(e.rules) == 0 {
 		e.use(ordinaryRule(p.Framework))
 	}
@@ -32,6 +37,19 @@ func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 	}
 	out.Warnings = append(out.Warnings, e.warnings...)
 	return out
+}
+
+var rustNoComplexScalar = newRule("rust.scalar.no-complex-literal",
+	"Rust has no complex literal, so a program with a Python complex scalar operand does not compile for candle, burn or tenferro",
+	"The Rust Reference, Literal expressions (integer, float, bool, char, string and byte literals only); spec/case-format.md §Scalar (complex is Python's complex() syntax)")
+
+func hasComplexScalar(c *tensor.Case) bool {
+	for _, a := range c.Args {
+		if a.IsScalar() && a.Scalar.Kind == tensor.ScalarComplex {
+			return true
+		}
+	}
+	return false
 }
 
 // evaluation is the state of evaluating one case under one profile.

@@ -370,20 +370,20 @@ func numpyFastPow(x float64, s *tensor.Scalar, d tensor.DType) (v float64, ok bo
 // and a Python-number exponent: sqrt, 1/sqrt and reciprocal for 0.5, -0.5
 // and -1 (CPU: f32/f64/bf16 only); then, with the exponent converted to the
 // dtype (CPU f32/f64 keep the double), multiplications for 2, 3 and -2
-// (CPU: not f16), each rounded to the dtype; pow otherwise. unspec reports
-// CUDA's approximate rsqrt.
-func torchScalarPow(x, exp float64, d tensor.DType, cuda bool) (v float64, unspec bool) {
+// (CPU: not f16), each rounded to the dtype; pow otherwise (generic). unspec
+// reports CUDA's approximate rsqrt.
+func torchScalarPow(x, exp float64, d tensor.DType, cuda bool) (v float64, unspec, generic bool) {
 	p, step := opmath(d), stepFPU(d)
 	special := cuda || d != tensor.F16
 	if special {
 		switch exp {
 		case 0.5:
-			return roundTo(sqrtIn(x, p), d), false
+			return roundTo(sqrtIn(x, p), d), false, false
 		case -0.5:
 			v := roundTo(floatArith("div", 1, sqrtIn(x, p), p), d)
-			return v, cuda && x > 0 && !math.IsInf(x, 0)
+			return v, cuda && x > 0 && !math.IsInf(x, 0), false
 		case -1:
-			return roundTo(floatArith("div", 1, x, p), d), false
+			return roundTo(floatArith("div", 1, x, p), d), false, false
 		}
 	}
 	if cuda || d == tensor.F16 || d == tensor.BF16 {
@@ -392,15 +392,15 @@ func torchScalarPow(x, exp float64, d tensor.DType, cuda bool) (v float64, unspe
 	if special {
 		switch exp {
 		case 2:
-			return step.mul(x, x), false
+			return step.mul(x, x), false, false
 		case 3:
-			return step.mul(step.mul(x, x), x), false
+			return step.mul(step.mul(x, x), x), false, false
 		case -2:
-			return step.div(1, step.mul(x, x)), false
+			return step.div(1, step.mul(x, x)), false, false
 		}
 	}
 	v, _ = powFaithful(x, exp, d)
-	return v, false
+	return v, false, true
 }
 
 // integerPowFloat is lax.integer_pow on a float: square-and-multiply over

@@ -381,6 +381,14 @@ func intCmpBig(x, y uint64, d tensor.DType, s *big.Int, pos int) int {
 	return v.Cmp(s)
 }
 
+// exactIntValue returns integer element i of t as its mathematical value.
+func exactIntValue(t *tensor.Tensor, i int) *big.Int {
+	if t.DType.IsSigned() {
+		return big.NewInt(t.Int(i))
+	}
+	return new(big.Int).SetUint64(t.Uint(i))
+}
+
 // cmpHolds evaluates comparison op from a three-way result c (2: unordered).
 func cmpHolds(op string, c int) bool {
 	switch op {
@@ -445,7 +453,7 @@ var (
 	cudaZeroDiv = newRule("pytorch.cuda.int-zero-divisor",
 		"CUDA integer division never traps: x / 0 and x % 0 are both all ones in the 32-bit register (8/16/32-bit types) or from nvcc's 64-bit routine (0x00000000FFFFFFFF when the dividend fits in 32 unsigned bits); floor_div and rem then apply c10's sign corrections",
 		"oracle-00016, oracle-00018, oracle-00040, oracle-00145, oracle2-00335; arith.md R3.2")
-	mpsZeroDiv = newRule("pytorch.mps.int-zero-divisor",
+	mpsZeroDiv = newOpenRule("pytorch.mps.int-zero-divisor",
 		"PyTorch on MPS does not check zero divisors: signed x / 0 = 0 and x % 0 = x (so -7 // 0 = -1); unsigned results are unspecified (no evidence)",
 		"seed 000 §除以 0 和 MIN / -1 (MPS rows: [7,-7] // 0 = [0,-1], trunc = [0,0])")
 	numpyIntZeroDiv = newRule("numpy.int.zero-divisor",

@@ -28,8 +28,8 @@ var (
 		"pow(t, 0 or False) fills ones and pow(t, 1 or True) copies t, and 1 ** t fills ones, without running a kernel (so dtypes without a pow kernel succeed)",
 		"oracle2-00771 (u64 ** True), oracle2-00951 (u32 ** False), oracle2-01129; ATen pow_Tensor_Scalar_out, pow_Scalar_out")
 	torchComplexHalfRule = newRule("pytorch.promote.complex-half",
-		"an f16 tensor with a complex 0-dim tensor promotes to ComplexHalf, which the case format cannot express",
-		"promotion.md §2.2 (C2 cells; not in the oracle)")
+		"an f16 tensor with a complex 0-dim tensor or a Python complex (and a 0-dim f16 with a Python complex) promotes to ComplexHalf (toComplexType(Half)): an error of class UnsupportedDType, as the ops without a ComplexHalf kernel raise NotImplementedError and the case format has no complex32 to hold the others' result",
+		"c10/core/ScalarType.h toComplexType (Half -> ComplexHalf, BFloat16 -> ComplexFloat); aten/src/ATen/native/cpu/BinaryOpsKernel.cpp@00954a44 (div_true_kernel dispatches no ComplexHalf); issue 13 (recorded outcome: an error)")
 	torchBoolDivKernel = newRule("pytorch.coverage.bool-division",
 		"floor_div, rem and fmod have no bool kernel: a bool computation dtype goes to the float dispatch, NotImplementedError \"div_floor_cpu\" / \"remainder_cpu\" / \"fmod_cpu\" (…_cuda) not implemented for 'Bool'",
 		"ATen BinaryOpsKernel.cpp div_floor_kernel, remainder_kernel, fmod_kernel (source; promotion.md §2.5)")
@@ -37,14 +37,20 @@ var (
 		"a Python int operand outside int64 cannot be unpacked: RuntimeError: Overflow when unpacking long",
 		"torch/csrc/utils/python_numbers.h THPUtils_unpackLong (source; promotion.md §2.4)")
 	complexNotModeled = newRule("python.complex.not-modeled",
-		"complex operands are modeled for add, sub, eq and ne only",
-		"tfuzz (the oracle has complex cases for add only)").silent()
+		"complex operands are modeled for add, sub, mul, div, eq and ne (and PyTorch's refusal of maximum/minimum) only",
+		"tfuzz (floor_div, rem, fmod, pow and NumPy/JAX maximum/minimum of complex numbers are not stated yet)").silent()
 	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
 		"ops spelled as torch functions need a Tensor where they have no Scalar overload: torch.maximum/minimum take no Python number at all, torch.fmod and torch.div(..., rounding_mode=) take one only as `other`; elsewhere a Python number raises TypeError",
 		"torch.maximum, torch.fmod, torch.div signatures (native_functions.yaml: fmod.Scalar and div.Scalar_mode have a Tensor self); spellings per shared/oracle/README.md")
 	numpyIntOverflow = newRule("numpy.scalar.int-out-of-bounds",
 		"NEP 50: a Python int that does not fit the integer dtype of the ufunc loop raises OverflowError (not for true division, whose loop is float, nor for comparisons, which compare exactly)",
 		"oracle-00704, oracle-00705, oracle-00782, oracle2-00071, oracle2-00623, oracle2-00785 (div ok)")
+	numpyIntToFloatRange = newRule("numpy.scalar.int-to-float-overflow",
+		"NEP 50: a Python int meeting an f16/f32/f64/c64/c128 loop is stored through a Python float (float(v)): an int that rounds to 2**1024 or more in magnitude (|v| >= 2**1024 - 2**970) raises OverflowError: int too large to convert to float; a smaller one rounds to the dtype (f16/f32 overflow to inf with a RuntimeWarning, not an error)",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/umath/ufunc_object.c:4260 (npy_update_operand_for_scalar), numpy/_core/src/multiarray/abstractdtypes.c:430 (PyArray_SETITEM of the loop's descr), numpy/_core/src/multiarray/arraytypes.c.src:113 (MyPyFloat_AsDouble: PyNumber_Float) and :506 (complex: PyComplex_AsCComplex); CPython Objects/longobject.c PyLong_AsDouble")
+	numpyBF16IntRange = newRule("numpy.scalar.bf16-int-c-long",
+		"NEP 50 with ml_dtypes' bf16: a Python int is stored by CastToCustomFloat through a C long (PyLong_AsLong), then f32, then bf16: an int outside int64 fails, and NPyCustomFloat_SetItem replaces the OverflowError with TypeError: expected number, got int",
+		"ml_dtypes v0.5.4 (9fd1a480) ml_dtypes/_src/custom_float.h:130-135 (PyLong_AsLong, T(static_cast<float>(l))), :436-437 (PyErr_Format TypeError)")
 	numpyBoolSub = newRule("numpy.sub.bool",
 		"np.subtract has no bool loop: TypeError: numpy boolean subtract, the `-` operator, is not supported",
 		"NumPy ufunc type resolver (source; promotion.md §1)")
@@ -82,13 +88,19 @@ type pyBin struct {
 	intPowExp *big.Int
 	// jaxFmodRaw: jnp.fmod of bools keeps a zero divisor (XLA's x % 0 = x).
 	jaxFmodRaw bool
+	// mixedIntCmp: NumPy compares a signed with an unsigned integer array
+	// exactly (its qQ/Qq loops) where promotion would give a float.
+	mixedIntCmp bool
+	// predSelect is the operand (0 or 1) of a JAX mul or div that XLA's
+	// algebraic simplifier turns into select(pred, ..., 0); -1 for none.
+	predSelect int
 }
 
 func (e *evaluation) pyBinary() tensor.Outcome {
 	if e.c.Op == "trunc_div" && e.p.Framework != PyTorch {
 		return e.unsupported(noTruncDiv, "%s has no truncating division (torch.div rounding_mode='trunc')", e.p.Framework)
 	}
-	b := &pyBin{e: e, op: e.c.Op}
+	b := &pyBin{e: e, op: e.c.Op, predSelect: -1}
 	for _, a := range e.c.Args {
 		if a.IsScalar() {
 			b.args = append(b.args, pyArg{s: a.Scalar})
@@ -235,7 +247,11 @@ func (b *pyBin) torchPrepare() *tensor.Outcome {
 		return o
 	}
 	if torchComplexHalf(b.args) {
-		return outcomePtr(e.unsupported(torchComplexHalfRule, "the result dtype would be ComplexHalf (torch.complex32), which the case format has no name for"))
+		return outcomePtr(e.fail(torchComplexHalfRule, tensor.UnsupportedDType,
+			"RuntimeError: the result dtype would be ComplexHalf (torch.complex32): %s has no ComplexHalf kernel, or its ComplexHalf result has no host conversion", b.op))
+	}
+	if common.IsComplex() && (b.op == "maximum" || b.op == "minimum") {
+		return outcomePtr(e.fail(torchComplexMaxMin, tensor.UnsupportedDType, "RuntimeError: %s not implemented for complex tensors.", b.op))
 	}
 	b.setDTypes(common, tensor.F32)
 	if o := b.torchPowShortcut(); o != nil {
@@ -326,6 +342,15 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 	e := b.e
 	common, _ := e.pyPromote(b.args)
 	b.setDTypes(common, tensor.F64)
+	if isComparison(b.op) && !hasScalar(b.args) && b.args[0].t.DType.IsInt() && b.args[1].t.DType.IsInt() && !common.IsInt() {
+		e.use(numpyCmpMixedInt)
+		b.mixedIntCmp = true
+	}
+	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && (b.compute.IsFloat() || b.compute.IsComplex()) {
+		if o := b.numpyIntToInexact(s); o != nil {
+			return o
+		}
+	}
 	if s, _ := b.scalarArg(); s != nil && s.Kind == tensor.ScalarInt && common.IsInt() && b.op != "div" && !isComparison(b.op) {
 		if !intFits(s.Int(), common) {
 			return outcomePtr(e.fail(numpyIntOverflow, tensor.OutOfRange,
@@ -344,6 +369,31 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 			"TypeError: ufunc '%s' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''", b.op))
 	}
 	return b.broadcast()
+}
+
+// numpyIntToInexact is how NumPy stores a weak Python int into the float or
+// complex dtype of the loop (npy_update_operand_for_scalar, then the dtype's
+// setitem): NumPy's own float and complex dtypes go through a Python float,
+// ml_dtypes' bf16 through a C long.
+func (b *pyBin) numpyIntToInexact(s *tensor.Scalar) *tensor.Outcome {
+	v := s.Int()
+	if b.compute == tensor.BF16 {
+		if !v.IsInt64() {
+			return outcomePtr(b.e.fail(numpyBF16IntRange, tensor.Other, "TypeError: expected number, got int"))
+		}
+		return nil
+	}
+	if !intFitsFloat64(v) {
+		return outcomePtr(b.e.fail(numpyIntToFloatRange, tensor.OutOfRange, "OverflowError: int too large to convert to float"))
+	}
+	return nil
+}
+
+// intFitsFloat64 reports whether CPython's float(v) succeeds: v rounded to
+// 53 bits (ties to even) stays below 2**1024, i.e. |v| < 2**1024 - 2**970.
+func intFitsFloat64(v *big.Int) bool {
+	limit := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 1024), new(big.Int).Lsh(big.NewInt(1), 970))
+	return new(big.Int).Abs(v).Cmp(limit) < 0
 }
 
 // ---------------------------------------------------------------- JAX
@@ -380,6 +430,8 @@ func (b *pyBin) jaxPrepare() *tensor.Outcome {
 		e.use(jaxBoolAsInt32)
 		b.compute, b.result = tensor.I32, tensor.I32
 		b.jaxFmodRaw = true
+	case (b.op == "mul" || b.op == "div") && (b.compute.IsFloat() || b.compute.IsComplex()):
+		b.predSelect = b.jaxPredOperand()
 	case isBitwise(b.op) && (common.IsFloat() || common.IsComplex()):
 		lax := map[string]string{"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}[b.op]
 		return outcomePtr(e.fail(bitwiseFloat, tensor.UnsupportedDType,
@@ -394,6 +446,9 @@ var (
 	numpyIntPow = newRule("numpy.int.pow",
 		"integer power by square-and-multiply with wrapping; any negative exponent element raises ValueError: Integers to negative integer powers are not allowed.",
 		"oracle2-00170, oracle2-00487, oracle2-00477, oracle2-00937")
+	numpyCmpMixedInt = newRule("numpy.compare.signed-unsigned",
+		"NumPy 2 compares a signed integer array with a u64 array (the pairs whose promotion is f64) exactly, in its int64/uint64 comparison loops, with no detour through float64: 2**63-1 < 2**63 holds",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/umath/ufunc_type_resolution.c:355-371 (PyUFunc_SimpleBinaryComparisonTypeResolver: integer inputs with a non-integer result type get LONGLONG/ULONGLONG), numpy/_core/code_generators/generate_umath.py:548-549 and the same qQ/Qq TypeDescriptions of every comparison")
 	numpyCmpExact = newRule("numpy.compare.python-int",
 		"NumPy 2 compares an integer array with a Python int exactly, even one outside the array's range",
 		"NumPy 2 release notes, NEP 50 (source; not in the oracle)")
@@ -401,13 +456,17 @@ var (
 
 // run converts the operands and evaluates every output element.
 func (b *pyBin) run() tensor.Outcome {
-	if b.compute.IsComplex() && b.op != "add" && b.op != "sub" && b.op != "eq" && b.op != "ne" {
+	if b.compute.IsComplex() && !complexModeled(b.op) {
 		return b.e.unsupported(complexNotModeled, "tfuzz: %s of %s is not modeled for %s", b.op, b.compute, b.e.p.Name)
 	}
 	if b.intPowExp != nil {
 		return b.runIntegerPow()
 	}
 	for k := range 2 {
+		if b.mixedIntCmp {
+			b.ops[k] = operand{t: b.args[k].t} // compared as they are
+			continue
+		}
 		b.ops[k] = operand{t: b.e.convertArg(b.args[k], b.compute)}
 	}
 	b.setOpmath()
@@ -421,6 +480,15 @@ func (b *pyBin) run() tensor.Outcome {
 		}
 	}
 	return tensor.ValueOutcome(out)
+}
+
+// complexModeled lists the ops the model states for complex operands.
+func complexModeled(op string) bool {
+	switch op {
+	case "add", "sub", "mul", "div", "eq", "ne":
+		return true
+	}
+	return false
 }
 
 // at returns the index of output element i in operand k.
@@ -444,12 +512,18 @@ func (b *pyBin) elem(out *tensor.Tensor, i int) *tensor.Outcome {
 	x, y := b.ops[0].t, b.ops[1].t
 	xi, yi := b.at(0, i), b.at(1, i)
 	switch c := b.compute; {
+	case b.predSelect >= 0:
+		b.predSelectElem(out, i)
 	case isComparison(b.op):
 		out.SetBool(i, b.compare(x, xi, y, yi))
 	case c == tensor.Bool:
 		out.SetBool(i, boolOp(b.op, x.Bool(xi), y.Bool(yi)))
 	case c.IsComplex():
-		out.SetComplex(i, complexOp(b.op, x.Complex(xi), y.Complex(yi), c.Component()))
+		v, unspec := b.complexElem(x.Complex(xi), y.Complex(yi))
+		out.SetComplex(i, v)
+		if unspec {
+			out.SetUnspecified(i)
+		}
 	case c.IsInt():
 		v, o := b.intElem(x.Uint(xi), y.Uint(yi))
 		if o != nil {
@@ -481,17 +555,23 @@ func boolOp(op string, x, y bool) bool {
 	panic("model: bool " + op)
 }
 
-// complexOp is add or sub of complex values, each part rounded to c.
-func complexOp(op string, x, y complex128, c tensor.DType) complex128 {
-	re := floatArith(op, real(x), real(y), opmath(c))
-	im := floatArith(op, imag(x), imag(y), opmath(c))
-	return complex(roundTo(re, c), roundTo(im, c))
+// complexElem is a complex op on two elements of the compute dtype.
+func (b *pyBin) complexElem(x, y complex128) (complex128, bool) {
+	switch b.op {
+	case "mul":
+		return b.complexMul(x, y)
+	case "div":
+		return b.complexDiv(x, y)
+	}
+	return b.complexAddSub(x, y), false
 }
 
 // compare evaluates a comparison in the compute dtype.
 func (b *pyBin) compare(x *tensor.Tensor, xi int, y *tensor.Tensor, yi int) bool {
 	var c int
 	switch d := b.compute; {
+	case b.mixedIntCmp:
+		c = exactIntValue(x, xi).Cmp(exactIntValue(y, yi))
 	case d.IsComplex():
 		c = 2
 		if x.Complex(xi) == y.Complex(yi) {
@@ -507,175 +587,4 @@ func (b *pyBin) compare(x *tensor.Tensor, xi int, y *tensor.Tensor, yi int) bool
 		}
 	}
 	return cmpHolds(b.op, c)
-}
-
-// ---------------------------------------------------------------- float elements
-
-var (
-	torchRDiv = newRule("pytorch.div.scalar-left",
-		"s / t is t.reciprocal() * s (Tensor.__rtruediv__): the reciprocal is rounded to the dtype, then multiplied",
-		"torch/_tensor.py __rdiv__ (source); promotion.md §2.4, §6.4")
-	cudaScalarDiv = newRule("pytorch.cuda.div-by-scalar",
-		"PyTorch CUDA divides by a CPU scalar b as a * (1/b), the reciprocal rounded in opmath (also for floor_div and trunc_div)",
-		"oracle-00842 (f32 65504 / 3.0 = 21834.66796875), oracle-00847, oracle2-01345; BinaryDivTrueKernel.cu")
-	xlaCPURecipDiv = newRule("jax.cpu.div-by-scalar",
-		"XLA on CPU divides by a Python scalar as a * (1/b), the reciprocal rounded in f32 (f64 for f64)",
-		"oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
-	xlaGPUDiv = newRule("jax.gpu.approximate-f32-div",
-		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, in f32) approximately, x * rcp(y) with a faithful reciprocal: unspecified where the two faithful reciprocals give different results",
-		"oracle-00194, oracle2-00388 (30/255 = 0.11764705181121826), oracle2-01037 (0.5/255), oracle2-00312")
-	floorDivFloatRule = newRule("python.float.floor-div",
-		"float floor division: PyTorch and NumPy take (a - fmod(a, b)) / b, correct it toward -inf and snap it to an integer (x // 0 is x / 0); JAX rounds half away from zero instead (-0.0 // 3 is 0.0)",
-		"oracle-00195, oracle-00185, oracle-00205, oracle2-00653; c10::div_floor_floating, npy_divmod, jnp _float_divmod")
-	remFloatRule = newRule("python.float.rem",
-		"float remainder = fmod(a, b) plus b when nonzero and of the other sign; PyTorch and JAX keep a zero's sign from fmod, NumPy gives a zero the divisor's sign",
-		"oracle-00196, oracle-00176, oracle2-00373, oracle2-00808")
-	maxMinZeros = newRule("python.float.max-min-signed-zero",
-		"maximum/minimum propagate NaN; on ±0 ties pytorch/cpu (x86 maxps/minps) and NumPy return the second operand (NumPy's f16 loop the first), CUDA, Arm64 and JAX order -0 < +0, MPS is unspecified",
-		"oracle-00178, oracle-00188, oracle-00189, oracle-00198, oracle-00199, oracle-00208, oracle-00209")
-	floatPowRule = newRule("python.float.pow",
-		"float pow is C99 pow correctly rounded (f16/bf16 through f32); PyTorch special-cases scalar exponents 0.5 (sqrt), -0.5 (1/sqrt), -1 (1/x) and 2, 3, -2 (multiplications), NumPy's float arrays ** 2, ** -1, ** 0.5",
-		"oracle2-00029, oracle2-00857, oracle2-01308, oracle2-00223; ATen pow_tensor_scalar_kernel; numpy fast_scalar_power")
-	faithfulPow = newRule("python.float.pow-faithful-only",
-		"NumPy's f64 pow (SVML) and XLA's GPU pow are faithful but not correctly rounded: where the exact power is not a value of the dtype, the element is unspecified when the two faithful results differ",
-		"oracle2-00029 (numpy 1.6328322220012903e+46, correct ...906e+46), oracle2-00886, oracle2-00369 (jax/gpu-x64), oracle2-00857 (jax/gpu f32 and f64)")
-	cudaRsqrt = newRule("pytorch.cuda.rsqrt",
-		"PyTorch CUDA computes t ** -0.5 with the approximate rsqrt intrinsic: unspecified for finite positive inputs",
-		"ATen PowKernel.cu pow_tensor_scalar_kernel (source)")
-)
-
-// floatElem evaluates a float op on two elements of the compute dtype; the
-// bool reports an unspecified result.
-func (b *pyBin) floatElem(x, y float64) (float64, bool) {
-	d := b.compute
-	switch b.op {
-	case "add", "sub", "mul", "div":
-		return b.floatArith(x, y)
-	case "floor_div":
-		b.e.use(floorDivFloatRule)
-		return roundTo(b.floatFloorDiv(x, y), d), false
-	case "trunc_div":
-		return b.floatTruncDiv(x, y), false
-	case "rem":
-		b.e.use(remFloatRule)
-		if b.e.p.Framework == NumPy {
-			return numpyRemFloat(stepFPU(d), x, y), false
-		}
-		return remFloat(stepFPU(d), x, y), false
-	case "fmod":
-		return fmodFloat(x, y), false
-	case "maximum", "minimum":
-		return b.floatMaxMin(x, y)
-	}
-	return b.floatPow(x, y)
-}
-
-// reads returns the values the kernel reads for x and y (PyTorch's opmath
-// originals where they apply).
-func (b *pyBin) reads(x, y float64) (float64, float64) {
-	if o := b.ops[0].opmath; o != nil {
-		x = *o
-	}
-	if o := b.ops[1].opmath; o != nil {
-		y = *o
-	}
-	return x, y
-}
-
-func (b *pyBin) floatArith(x, y float64) (float64, bool) {
-	e, d, p := b.e, b.compute, opmath(b.compute)
-	switch {
-	case e.p.Framework == PyTorch && b.op == "div" && b.args[0].isScalar():
-		e.use(torchRDiv)
-		rec := roundTo(floatArith("div", 1, y, p), d)
-		s, _ := b.reads(x, y)
-		return roundTo(floatArith("mul", rec, s, p), d), false
-	case e.p.Framework == PyTorch && b.op == "div" && e.p.Device == CUDA && b.args[1].isScalar():
-		e.use(cudaScalarDiv)
-		x, y = b.reads(x, y)
-		return roundTo(floatArith("mul", x, floatArith("div", 1, y, p), p), d), false
-	case e.p.Framework == PyTorch:
-		x, y = b.reads(x, y)
-	case b.op == "div" && e.p.Framework == JAX && e.p.Device == GPU && p == tensor.F32:
-		v, unspec := approxDivF32(x, y, d)
-		if unspec {
-			e.use(xlaGPUDiv)
-		}
-		return v, unspec
-	case b.op == "div" && e.p.Framework == JAX && e.p.Device == CPU && b.args[1].isScalar():
-		e.use(xlaCPURecipDiv)
-		return roundTo(floatArith("mul", x, floatArith("div", 1, y, p), p), d), false
-	}
-	return roundTo(floatArith(b.op, x, y, p), d), false
-}
-
-func (b *pyBin) floatFloorDiv(x, y float64) float64 {
-	e, d := b.e, b.compute
-	switch {
-	case e.p.Framework == JAX:
-		return jaxFloorDivFloat(stepFPU(d), x, y)
-	case e.p.Framework == PyTorch && e.p.Device == CUDA && b.args[1].isScalar() && y != 0:
-		e.use(cudaScalarDiv)
-		return floorDivRecipFloat(opmathFPU(d), x, y)
-	}
-	x, y = b.reads(x, y)
-	return floorDivFloat(opmathFPU(d), x, y)
-}
-
-// floatTruncDiv is PyTorch's trunc(a / b) on floats.
-func (b *pyBin) floatTruncDiv(x, y float64) float64 {
-	e, d, p := b.e, b.compute, opmath(b.compute)
-	switch {
-	case b.ops[1].opmath != nil:
-		return roundTo(truncFloat(floatArith("div", x, *b.ops[1].opmath, tensor.F32)), d)
-	case e.p.Device == CUDA && b.args[1].isScalar():
-		e.use(cudaScalarDiv)
-		return roundTo(truncFloat(floatArith("mul", x, floatArith("div", 1, y, p), p)), d)
-	}
-	return truncFloat(roundTo(floatArith("div", x, y, p), d))
-}
-
-func (b *pyBin) floatMaxMin(x, y float64) (float64, bool) {
-	e, tie := b.e, tieIEEE
-	switch {
-	case e.p.Framework == PyTorch && e.p.Device == MPS:
-		tie = tieUnspecified
-	case e.p.Framework == NumPy && b.compute == tensor.F16:
-		tie = tieFirst
-	case e.p.Framework == NumPy || (e.p.Framework == PyTorch && e.p.Device == CPU && e.p.Arch == X86):
-		tie = tieSecond
-	}
-	v, tied, unspec := maxMinFloat(x, y, b.op == "maximum", tie)
-	if tied {
-		e.use(maxMinZeros)
-	}
-	return v, unspec
-}
-
-func (b *pyBin) floatPow(x, y float64) (float64, bool) {
-	e, d := b.e, b.compute
-	e.use(floatPowRule)
-	s, pos := b.scalarArg()
-	switch e.p.Framework {
-	case PyTorch:
-		if pos == 1 {
-			v, unspec := torchScalarPow(x, s.Float(), d, e.p.Device == CUDA)
-			if unspec {
-				e.use(cudaRsqrt)
-			}
-			return v, unspec
-		}
-	case NumPy:
-		if pos == 1 {
-			if v, ok := numpyFastPow(x, s, d); ok {
-				return v, false
-			}
-		}
-	}
-	v, unfaithful := powFaithful(x, y, d)
-	if unfaithful && ((e.p.Framework == NumPy && d == tensor.F64) || (e.p.Framework == JAX && e.p.Device == GPU)) {
-		e.use(faithfulPow)
-		return v, true
-	}
-	return v, false
 }

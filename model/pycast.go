@@ -50,7 +50,7 @@ var (
 	numpyF64ToF16 = newRule("numpy.cast.f64-to-f16-single",
 		"NumPy rounds f64 -> f16 once (npy_doublebits_to_halfbits), and integers -> f16 through float (harmless: an integer inexact in f32 overflows f16)",
 		"casts.md §6: numpy lowlevel_strided_loops.c.src, halffloat.c")
-	jaxHalfPath = newRule("jax.cast.half-path-unpinned",
+	jaxHalfPath = newOpenRule("jax.cast.half-path-unpinned",
 		"XLA's rounding path for f64 -> f16/bf16 and 32/64-bit integer -> bf16 (direct, or through f32 in older XLA) is not pinned by evidence: the element is unspecified where a single and a double rounding differ",
 		"casts.md §6 and §11.1: xla elemental_ir_emitter.cc; the oracle cannot tell (ablation: 0 differences)")
 )
@@ -81,7 +81,7 @@ var (
 	castF2IX86U32Scalar = newRule("cast.f2i.x86.u32-scalar-low32",
 		"x86-64: scalar float -> u32 code is cvtt into 64 bits keeping the low 32 bits; f16 loops (_cvtsh_ss per element) are never vectorised: NaN, ±inf -> 0",
 		"casts.md §4.1; oracle-00881 (f16 -> u32 NaN/±inf -> 0)")
-	castF2IX86U32Tail = newRule("cast.f2i.x86.u32-tail-unspecified",
+	castF2IX86U32Tail = newOpenRule("cast.f2i.x86.u32-tail-unspecified",
 		"x86-64: where the vector body ends (the scalar tail of the last n mod 4 (f32/f64) or n mod 8 (bf16) elements per gcc 12, or an unknown split: complex sources, PyTorch loops split across threads) a float -> u32 element is unspecified when the vector and scalar sequences differ (NaN, x <= -2^31-1, 2^32 <= x < 2^63)",
 		"casts.md §4.1 and §11.2: the tail boundary comes from gcc 12 code (notes/sim/cc_tail.c), not from the oracle")
 	castF2ICuda = newRule("cast.f2i.cuda.cvt-rzi",
@@ -90,7 +90,10 @@ var (
 	castF2IArm64 = newRule("cast.f2i.arm64.fcvtz-saturate",
 		"Arm64 (clang): float -> integer is fcvtzs/fcvtzu, which saturate at the register width (32 bits for i8/i16/i32/u32, 64 for i64/u64) with NaN -> 0, narrower results keeping the low bits",
 		"DESIGN.md (Arm64 fcvtzs/fcvtzu saturate, NaN -> 0); seed 003 to_dtype rows (M2 Max: -1.7 -> i64 -1, inf -> u32 4294967295, NaN -> 0, 300 -> u8 44); no oracle run")
-	castF2IArm64Unspec = newRule("cast.f2i.arm64.unpinned",
+	numpyArm64F64I32 = newRule("numpy.arm64.cast.f64-i32-saturate",
+		"NumPy on Arm64: f64 -> i32 astype saturates at 32 bits with NaN -> 0 (fcvtzs w), also in its vectorized loop: 1e20 -> 2147483647, -1e20 -> -2147483648, inf -> 2147483647",
+		"seed 001 §astype 拆成两个 (M2 Max: NumPy's int32 and int64 astype give JAX's numbers, [-2, 2, 2, 0, 2147483647, -2147483648, 0, 2147483647])")
+	castF2IArm64Unspec = newOpenRule("cast.f2i.arm64.unpinned",
 		"Arm64: unspecified where clang may emit different conversions: u8/u16 as fcvtzs or fcvtzu into 32 bits (negative values), and f64 sources into a 32-bit intermediate converted in vector loops at 64 bits then narrowed (xtn) instead of saturating at 32 bits",
 		"LLVM AArch64 lowering (FP_TO_UINT promotion to FP_TO_SINT; LowerVectorFP_TO_INT converts v2f64 at 64 bits and truncates); no run pins them")
 	castF2IMPS = newRule("pytorch.mps.cast.f2i-as-cuda",
@@ -290,6 +293,10 @@ func (e *evaluation) deviceFloatToInt(x float64, src, dst tensor.DType, i, n int
 	case e.p.Device == MPS:
 		e.use(castF2IMPS)
 		return cudaFloatToInt(x, comp, dst)
+	case e.p.Framework == NumPy && e.p.Arch == Arm64 && comp == tensor.F64 && dst == tensor.I32:
+		e.use(numpyArm64F64I32)
+		v, f = saturateToInt(x, 32, true, 0)
+		return wrapInt(v, dst), f
 	case e.p.Arch == Arm64:
 		e.use(castF2IArm64)
 		v, f = arm64FloatToInt(x, comp, dst)

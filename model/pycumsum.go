@@ -26,16 +26,19 @@ var (
 	torchCPUCumsum = newRule("pytorch.cpu.cumsum.wide-acc",
 		"PyTorch CPU cumsum accumulates in order from +0 in at::acc_type<T, false> (f64 for f32 and f64, f32 for f16/bf16), each output rounded to the dtype",
 		"oracle-01020 (f32 [2^24, 1, 1] -> 16777218), oracle-01013 (bf16 -> 258); reductions.md §7")
-	torchCUDACumsum = newRule("pytorch.cuda.cumsum.dtype",
+	torchCUDACumsum = newOpenRule("pytorch.cuda.cumsum.dtype",
 		"PyTorch CUDA cumsum adds in the dtype (f16/bf16 rounded every step) from +0: in order along a strided dim (scan_outer_dim); along the fastest dim (CUB scan of one row, a tree across threads for many rows) the first three outputs are in order and later ones are specified only when order-free; whether an output of only -0 keeps its sign is not pinned",
 		"oracle-01013, oracle-01020, oracle-01034, oracle2-00324; reductions.md §7, §10.2, §10.4")
-	torchMPSCumsum = newRule("pytorch.mps.cumsum.unpinned",
+	torchMPSCumsum = newOpenRule("pytorch.mps.cumsum.unpinned",
 		"PyTorch MPS cumsum runs MPSGraph's cumulative sum, whose order and accumulator are unknown: an output is specified when its prefix is order-free in the dtype (and not all -0)",
 		"no MPS run")
 	numpyCumsum = newRule("numpy.cumsum.sequential",
 		"NumPy cumsum copies the first element (a -0 survives) and adds each next one in order in the dtype, f16 and bf16 rounding at every step",
 		"oracle-01013, oracle-01020, oracle-01034, oracle2-00992; NumPy 1.24 checked for f16 (reductions.md §7)")
-	jaxCumsum = newRule("jax.cumsum.reduce-window",
+	jaxHalfCumsumZero = newOpenRule("jax.cumsum.half-zero-sign",
+		"JAX's f16/bf16 cumsum: whether an output whose prefix holds only -0 is +0 (the reduce window's +0 init added, as for f32) or -0 is not pinned: XLA's CPU and GPU backends rewrite f16/bf16 reduce windows (upcasting, scan rewriting) and recorded outcomes depart from the +0 of the f32 path (issue 13); unspecified there",
+		"jax jax-v0.11.0 jax/_src/lax/control_flow/loops.py:3064-3075 (cumsum is reduce_window_sum over a padded window), jax/_src/lax/windowed_reductions.py:696-697 (init value 0); issue 13")
+	jaxCumsum = newOpenRule("jax.cumsum.reduce-window",
 		"JAX cumsum (lax.cumsum, reduce_window) adds in order from +0 in the dtype, f16/bf16 not upcast; XLA may rewrite windows of more than 32 elements, where an output is specified only when its prefix is order-free",
 		"oracle-01013, oracle-01020, oracle-01034, oracle2-00324, oracle2-00992; reductions.md §7, §10.3")
 )
@@ -114,6 +117,7 @@ func (e *evaluation) cumsumFloat(xs []float64, d tensor.DType, contiguous bool) 
 	copyFirst := false
 	pinned := len(xs) // outputs before this position are in order
 	signKnown := true // the sign of an all -0 prefix is pinned
+	halfZero := false // JAX f16/bf16: that sign is not pinned (jaxHalfCumsumZero)
 	switch {
 	case e.p.Framework == NumPy:
 		e.use(numpyCumsum)
@@ -121,6 +125,7 @@ func (e *evaluation) cumsumFloat(xs []float64, d tensor.DType, contiguous bool) 
 	case e.p.Framework == JAX:
 		e.use(jaxCumsum)
 		pinned = 32
+		halfZero = d == tensor.F16 || d == tensor.BF16
 	case e.p.Device == CUDA:
 		e.use(torchCUDACumsum)
 		if contiguous {
@@ -149,8 +154,10 @@ func (e *evaluation) cumsumFloat(xs []float64, d tensor.DType, contiguous bool) 
 		free.add(x)
 		allNegZero = allNegZero && x == 0 && math.Signbit(x)
 		inOrder := j < pinned || free.free()
-		ok[j] = inOrder && (signKnown || !allNegZero)
+		ok[j] = inOrder && (signKnown || !allNegZero) && !(halfZero && allNegZero)
 		switch {
+		case halfZero && allNegZero:
+			e.use(jaxHalfCumsumZero)
 		case inOrder && j >= pinned:
 			e.use(pyOrderFree)
 		case inOrder && !ok[j]:

@@ -173,6 +173,8 @@ func torchWrappedDType(k tensor.ScalarKind) tensor.DType {
 		return tensor.I64
 	case tensor.ScalarFloat:
 		return tensor.F32 // the default dtype, not f64
+	case tensor.ScalarComplex:
+		return tensor.C64 // the default complex dtype, of the default f32
 	}
 	return tensor.Bool
 }
@@ -180,6 +182,20 @@ func torchWrappedDType(k tensor.ScalarKind) tensor.DType {
 // torchResultType is at::result_type over dimensioned tensors, 0-dim tensors
 // and wrapped numbers.
 func torchResultType(args []pyArg) (tensor.DType, error) {
+	slots, err := torchClassDTypes(args)
+	if err != nil {
+		return tensor.Invalid, err
+	}
+	lower, err := torchCombine(slots[1], slots[2])
+	if err != nil {
+		return tensor.Invalid, err
+	}
+	return torchCombine(slots[0], lower)
+}
+
+// torchClassDTypes promotes the operands within their classes: dimensioned
+// tensors, 0-dim tensors, wrapped numbers (Invalid where a class is empty).
+func torchClassDTypes(args []pyArg) ([3]tensor.DType, error) {
 	var slots [3]tensor.DType // dim, zero-dim, wrapped
 	for _, a := range args {
 		k, d := 0, tensor.Invalid
@@ -197,15 +213,11 @@ func torchResultType(args []pyArg) (tensor.DType, error) {
 		}
 		p, err := torchPromoteTypes(slots[k], d)
 		if err != nil {
-			return tensor.Invalid, err
+			return slots, err
 		}
 		slots[k] = p
 	}
-	lower, err := torchCombine(slots[1], slots[2])
-	if err != nil {
-		return tensor.Invalid, err
-	}
-	return torchCombine(slots[0], lower)
+	return slots, nil
 }
 
 // torchCombine merges a higher class's dtype with a lower class's.
@@ -231,21 +243,24 @@ func torchCombine(higher, lower tensor.DType) (tensor.DType, error) {
 	return higher, nil
 }
 
-// torchComplexHalf reports the one promotion whose result, ComplexHalf, the
-// case format cannot express: an f16 tensor with a complex 0-dim tensor.
+// torchComplexHalf reports a promotion whose result is ComplexHalf: a
+// lower class's complex dtype meeting f16 (combine_categories gives
+// toComplexType(Half)), and that ComplexHalf surviving the dimensioned class.
 func torchComplexHalf(args []pyArg) bool {
-	var dim, zero tensor.DType
-	for _, a := range args {
-		if a.isScalar() {
-			continue
-		}
-		if a.t.Rank() == 0 {
-			zero = a.t.DType
-		} else {
-			dim = a.t.DType
-		}
+	slots, err := torchClassDTypes(args)
+	if err != nil {
+		return false
 	}
-	return dim == tensor.F16 && zero.IsComplex()
+	dim, zero, wrapped := slots[0], slots[1], slots[2]
+	lowerHalf := zero == tensor.F16 && wrapped.IsComplex()
+	lower, _ := torchCombine(zero, wrapped)
+	switch {
+	case dim == tensor.F16:
+		return lower.IsComplex()
+	case dim.IsFloat() || dim.IsComplex():
+		return false
+	}
+	return lowerHalf
 }
 
 // ---------------------------------------------------------------- NumPy
@@ -343,9 +358,25 @@ func numpyResultType(args []pyArg) tensor.DType {
 			case !r.IsFloat() && !r.IsComplex():
 				r = tensor.F64
 			}
+		case tensor.ScalarComplex:
+			r = numpyWeakComplex(r)
 		}
 	}
 	return r
+}
+
+// numpyWeakComplex is the result dtype of an array of dtype r with a Python
+// complex (NEP 50): bools and integers take the default complex128, floats
+// the complex of their precision (f16 and ml_dtypes' bf16 complex64), complex
+// dtypes stay.
+func numpyWeakComplex(r tensor.DType) tensor.DType {
+	switch {
+	case r.IsComplex():
+		return r
+	case r == tensor.F64 || !r.IsFloat():
+		return tensor.C128
+	}
+	return tensor.C64
 }
 
 // ---------------------------------------------------------------- JAX
@@ -459,6 +490,8 @@ func jaxScalarNode(k tensor.ScalarKind) jaxNode {
 		return jaxWeakInt
 	case tensor.ScalarFloat:
 		return jaxWeakFloat
+	case tensor.ScalarComplex:
+		return jaxWeakComplex
 	}
 	return jn(tensor.Bool)
 }
@@ -588,6 +621,13 @@ func low64(v *big.Int) uint64 {
 func (e *evaluation) setScalar(t *tensor.Tensor, s *tensor.Scalar) {
 	d := t.DType
 	switch {
+	case s.Kind == tensor.ScalarComplex:
+		v := s.Complex()
+		if e.p.Framework == JAX && !e.p.X64 {
+			e.use(jaxWeakFloatParse) // a weak complex64 first
+			v = complex(roundTo(real(v), tensor.F32), roundTo(imag(v), tensor.F32))
+		}
+		t.SetComplex(0, v)
 	case (s.Kind == tensor.ScalarBool || d == tensor.Bool) && (d.IsFloat() || d.IsComplex()):
 		t.SetFloat(0, s.Float())
 	case s.Kind == tensor.ScalarBool || d == tensor.Bool:
@@ -608,6 +648,9 @@ func (e *evaluation) setScalar(t *tensor.Tensor, s *tensor.Scalar) {
 
 func (e *evaluation) intScalarToFloat(v *big.Int, d tensor.DType) float64 {
 	switch {
+	case e.p.Framework == NumPy && d == tensor.BF16:
+		e.use(numpyBF16IntRange) // ml_dtypes: a C long, then float, then bf16
+		return e.intToFloatVia(low64(v), tensor.I64, d)
 	case e.p.Framework == NumPy:
 		f, _ := new(big.Float).SetInt(v).Float64()
 		return roundTo(f, d)

@@ -420,7 +420,7 @@ var (
 	torchCUDAMean = newRule("pytorch.cuda.mean.factor",
 		"PyTorch CUDA mean multiplies the CUDA sum (f32 accumulator, f64 for f64) by factor = R_acc(1/N) (MeanOps), then rounds to the dtype",
 		"ATen ReduceMomentKernel.cu; oracle-01015, oracle2-00407 (same values as sum/N there)")
-	torchMPSMean = newRule("pytorch.mps.mean.unpinned",
+	torchMPSMean = newOpenRule("pytorch.mps.mean.unpinned",
 		"PyTorch MPS mean: whether MPSGraph divides by N or multiplies by 1/N, in f32 or in the dtype, is unknown; an element is specified when all four agree",
 		"no MPS run; PyTorch mps ReduceOps.mm (mean through MPSGraph)")
 )
@@ -534,7 +534,7 @@ var (
 	pyExtreme = newRule("python.reduce.max-min",
 		"max/min give the extreme element in the input dtype (bool: any/all); a NaN in the group makes the result NaN; ±inf compare normally",
 		"oracle-01030, oracle2-00701 (NaN), oracle2-00065, oracle2-00344, oracle2-00663 (inf), oracle-01002 (bool), oracle2-00015")
-	pyZeroTie = newRule("python.reduce.max-min.zero-tie",
+	pyZeroTie = newOpenRule("python.reduce.max-min.zero-tie",
 		"when the extreme is a zero and both -0 and +0 occur, which max/min return depends on the kernel (NumPy 1.24: the first for f16; for f32/f64 the last at n=2, the first at n=3): unspecified",
 		"reductions.md §4 (NumPy 1.24 checked locally; no oracle case has a ±0 tie)")
 	pyArgExtreme = newRule("python.reduce.argmax",

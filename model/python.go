@@ -22,6 +22,9 @@ func init() {
 	register(&Profile{Name: "numpy", Framework: NumPy, Device: CPU, Arch: X86,
 		Doc:      "NumPy 2.x",
 		Evidence: "oracle: numpy 2.5.2 (bf16 through ml_dtypes), x86-64"})
+	register(&Profile{Name: "numpy/cpu-arm64", Framework: NumPy, Device: CPU, Arch: Arm64,
+		Doc:      "NumPy 2.x on an Arm64 CPU (the seeds' M2 Max runs)",
+		Evidence: "seed 001 (NumPy on an M2 Max: promotion table, astype prose); NumPy's aarch64 code paths (fmax/fmin, fcvtzs) where they differ from x86"})
 	register(&Profile{Name: "jax/cpu-x32", Framework: JAX, Device: CPU, Arch: X86,
 		Doc:      "JAX eager on CPU, jax_enable_x64 off",
 		Evidence: "oracle: jax 0.11.2, JAX_PLATFORMS=cpu, JAX_ENABLE_X64=0; seed 001"})

@@ -353,34 +353,34 @@ var (
 	sqrtCorrect = newRule("python.sqrt.correctly-rounded",
 		"sqrt is correctly rounded (IEEE sqrt instruction or sqrt.rn): pytorch/cpu f32 (MKL vsSqrt, 89/89 observed), pytorch/cuda, numpy, jax/cpu, jax/gpu f64, and the Arm64 CPU's fsqrt",
 		"uic_precision.py: 0 misses in 89 + 9 + 23 + 52 + 98 + 98 f32/f64 sqrt elements of those profiles")
-	halfViaF32 = newRule("python.exp-sqrt.half-via-f32",
+	halfViaF32 = newOpenRule("python.exp-sqrt.half-via-f32",
 		"f16 and bf16 exp/sqrt are computed in f32 and rounded to the half type: the result is the correctly rounded one, except where the exact value lies within 4 f32 ulps of a half-type rounding boundary (an f32 exp that is off by an ulp, or the second rounding, can then move it); those elements are '?' (2 f16 exp inputs differ even with a correctly rounded f32 step)",
 		"uic_precision.py: 311/311 f16/bf16 elements correctly rounded in all 7 profiles; uic_dblround_scan.py (x = 0.007297515869140625, 0.0226898193359375)")
-	torchExpMKL = newRule("pytorch.exp.mkl-vml",
+	torchExpMKL = newOpenRule("pytorch.exp.mkl-vml",
 		"x86-64 PyTorch CPU computes f32/f64 exp with MKL VML vsExp/vdExp in HA mode (ATen cpu/vml.h IMPLEMENT_VML_MKL(exp, Exp)), not correctly rounded (observed +1 ulp): elements are '?'",
 		"oracle2-01568 elem 3 (exp(1.3331f) one ulp high); notes unary_index_coverage.md §1.5")
-	torchSqrtMKL = newRule("pytorch.sqrt.mkl-vml-f64",
+	torchSqrtMKL = newOpenRule("pytorch.sqrt.mkl-vml-f64",
 		"x86-64 PyTorch CPU computes f64 sqrt with MKL VML vdSqrt in HA mode (IMPLEMENT_VML_MKL(sqrt, Sqrt)), not correctly rounded (sqrt(0.5) one ulp low): f64 elements are '?'",
 		"oracle-01123 elem 2 (0.7071067811865475, correctly rounded ...476)")
-	torchExpSleef = newRule("pytorch.exp.sleef",
+	torchExpSleef = newOpenRule("pytorch.exp.sleef",
 		"Arm64 PyTorch CPU computes f32/f64 exp with SLEEF's 1.0-ulp expf/exp (ATen Vectorized NEON), not correctly rounded: elements are '?'",
 		"ATen cpu/vec/vec128 and vec_base Sleef_expf4_u10 / Sleef_expd2_u10 (source; no oracle run on Arm64)")
-	torchExpCUDA = newRule("pytorch.exp.cuda-libdevice",
+	torchExpCUDA = newOpenRule("pytorch.exp.cuda-libdevice",
 		"PyTorch CUDA exp uses CUDA's expf/exp (libdevice; documented max error 2 ulp in f32, 1 ulp in f64), not correctly rounded: elements are '?'",
 		"oracle-01045 elem 7, oracle2-00281, oracle2-01568 (f32 exp one ulp high, bit-identical to jax/gpu)")
-	torchMPSPrecision = newRule("pytorch.mps.exp-sqrt",
+	torchMPSPrecision = newOpenRule("pytorch.mps.exp-sqrt",
 		"PyTorch MPS computes exp and sqrt with Metal/MPSGraph, whose precision is not documented as correctly rounded (and may work in half precision for f16): elements that are not a special value are '?'",
 		"no MPS run; Metal Shading Language spec precision tables (exp: up to 4 ulp)")
-	numpyExpSIMD = newRule("numpy.exp.simd",
+	numpyExpSIMD = newOpenRule("numpy.exp.simd",
 		"NumPy computes exp in its own SIMD loops (AVX2/AVX512F f32 exp; f64 exp through its AVX512F loop or libm), not correctly rounded (f32 observed ±1 ulp): f32/f64 elements are '?'",
 		"oracle-01059 elems 3-4, oracle2-01428, oracle2-01568 (15 of 41 f32 elements off by one ulp)")
-	jaxExpXLACPU = newRule("jax.exp.xla-cpu",
+	jaxExpXLACPU = newOpenRule("jax.exp.xla-cpu",
 		"JAX on CPU computes exp with XLA's own polynomial expansion, not correctly rounded (f32 +1 ulp at exp(48), f64 +1 ulp at exp(1), exp(-1), exp(200)): elements are '?'",
 		"oracle2-01323, oracle2-01145, oracle2-01557")
-	jaxExpXLAGPU = newRule("jax.exp.xla-gpu",
+	jaxExpXLAGPU = newOpenRule("jax.exp.xla-gpu",
 		"JAX on GPU computes exp with libdevice __nv_expf/__nv_exp (the same f32 results as PyTorch CUDA), not correctly rounded: elements are '?'",
 		"oracle-01045 elem 7, oracle2-00281, oracle2-01568")
-	jaxSqrtGPU = newRule("jax.sqrt.gpu-approx-f32",
+	jaxSqrtGPU = newOpenRule("jax.sqrt.gpu-approx-f32",
 		"JAX on GPU computes f32 sqrt with an approximate square root (one ulp low when wrong: sqrt(5), sqrt(30), sqrt(1.5)): f32 elements are '?'; f16/bf16 results get the 4-ulp boundary doubt",
 		"oracle-01044 elem 6, oracle-01051, oracle-01058, oracle2-00286 (17 of 158 elements one ulp low)")
 )

@@ -537,7 +537,7 @@ var (
 	pyOrderFree = newRule("python.reduce.order-free",
 		"where the order is not pinned, a group is specified when every order gives one result: NaN, +inf with -inf (prod: 0 with inf), at most two values, exact partial results, or an infinity (prod: a zero) that fixes it",
 		"IEEE 754 arithmetic")
-	pyZeroSign = newRule("python.reduce.zero-sign",
+	pyZeroSign = newOpenRule("python.reduce.zero-sign",
 		"a zero sum's sign is unspecified where adds are no-signed-zeros (XLA GPU reduction emitter, with a -0 in the group) or the identity is unknown (MPS, only -0)",
 		"reductions.md §5.5 (XLA marks the emitter's adds nsz), §10.4")
 	torchCPUSum = newRule("pytorch.cpu.sum.cascade",
@@ -546,31 +546,31 @@ var (
 	torchCPUProd = newRule("pytorch.cpu.prod.reduce-vec",
 		"PyTorch CPU prod is binary_kernel_reduce_vec in the dtype (f16/bf16 round every step): in order from 1, with reduction128 for contiguous groups of four vectors or more",
 		"reductions.md §5.1; ATen Reduce.h (no oracle case distinguishes the orders)")
-	torchCPUWidth = newRule("pytorch.cpu.reduce.vector-width",
+	torchCPUWidth = newOpenRule("pytorch.cpu.reduce.vector-width",
 		"PyTorch CPU picks AVX-512 or AVX2 kernels at run time, and the f16 cascade's load pattern is not pinned: an element is specified when all variants agree",
 		"reductions.md §10.1 (the oracle cannot tell them apart)")
-	torchArm64Width = newRule("pytorch.arm64.reduce.vector-width",
+	torchArm64Width = newOpenRule("pytorch.arm64.reduce.vector-width",
 		"PyTorch on Arm64 runs the CPU kernels with 16- or 32-byte NEON vectors (by build): an element is specified when both agree",
 		"assumed from ATen cpu/vec (vec128 NEON, vec256); no Arm64 run")
-	torchThreads = newRule("pytorch.cpu.reduce.threads",
+	torchThreads = newOpenRule("pytorch.cpu.reduce.threads",
 		"PyTorch CPU with several threads splits a reduction of 32768+ elements (GRAIN_SIZE): a single output's range (two_pass_reduction) or a strided reduction's column blocks; the order is not pinned",
 		"ATen TensorIterator parallel_reduce; the oracle ran with one thread")
 	torchCUDAReduce = newRule("pytorch.cuda.reduce.block",
 		"PyTorch CUDA reduces in f32 (f64 for f64): along the fastest dim (up to 128 elements) block_width threads of four strided accumulators, then shared memory and a shuffle tree; a strided one (under 256 inputs) one thread per output",
 		"oracle-01033 (1e308 where the CPU gives inf), oracle-01012; ATen Reduce.cuh")
-	torchCUDAWidth = newRule("pytorch.cuda.reduce.block-width",
+	torchCUDAWidth = newOpenRule("pytorch.cuda.reduce.block-width",
 		"PyTorch CUDA's block width for 32 < n <= 128 with many outputs is min(last_pow2(n), 512/block_height) (set_block_dimension), last_pow2(n) in the notes: specified when both agree",
 		"ATen Reduce.cuh setReduceConfig (source, not verified)")
-	torchCUDAUnpinned = newRule("pytorch.cuda.reduce.unpinned",
+	torchCUDAUnpinned = newOpenRule("pytorch.cuda.reduce.unpinned",
 		"PyTorch CUDA vectorizes and splits reductions of more than 128 contiguous (256 strided) elements per output: the order is not pinned",
 		"reductions.md §5.2, §10.2")
-	torchMPSReduce = newRule("pytorch.mps.reduce.unpinned",
+	torchMPSReduce = newOpenRule("pytorch.mps.reduce.unpinned",
 		"PyTorch MPS reduces through MPSGraph (order and accumulator unknown): only groups order-free in the dtype are specified",
 		"no MPS run")
 	numpyPairwiseSum = newRule("numpy.sum.pairwise",
 		"NumPy sums a contiguous axis with pairwise_sum (f16 in f32, rounded once), a strided axis in order from 0 (f16 rounding every step)",
 		"reductions.md §5.3 (NumPy 1.24 differential: 4000/4000 per seed); oracle-01033")
-	numpyChunks = newRule("numpy.sum.buffer-chunks",
+	numpyChunks = newOpenRule("numpy.sum.buffer-chunks",
 		"NumPy's buffered iterator may call pairwise_sum per 8192-element chunk: specified when chunked and whole sums agree",
 		"reductions.md §5.3 (not verified)")
 	numpyStepRounding = newRule("numpy.reduce.sequential",
@@ -582,13 +582,13 @@ var (
 	jaxCPUOrder = newRule("jax.cpu.reduce.sequential",
 		"XLA CPU reduces up to 32 elements per output in order from the init value",
 		"oracle-01033 (x64: inf), oracle2-00947 (0.0); reductions.md §5.4")
-	jaxLong = newRule("jax.reduce.long-unpinned",
+	jaxLong = newOpenRule("jax.reduce.long-unpinned",
 		"XLA may split reductions of more than 32 elements per output (tree-reduction rewriter, row emitter): the order is not pinned",
 		"reductions.md §5.4, §5.5, §10.3")
 	jaxGPUElemental = newRule("jax.gpu.reduce.elemental",
 		"XLA GPU reduces a row of n < 32 with 32 % n != 0, or under 32 strided rows, with the elemental loop: in order from the init",
 		"oracle-01033 jax/gpu-x64 (inf), oracle2-00277 (n = 6)")
-	jaxGPUTree = newRule("jax.gpu.reduce.shuffle-tree",
+	jaxGPUTree = newOpenRule("jax.gpu.reduce.shuffle-tree",
 		"XLA GPU reduces one row of n in {1, 2, 4, ..., 32} with the multi-row emitter: lane t = init + x_t, shuffle-down offsets n/2 .. 1 (several rows may vectorize: not pinned)",
 		"oracle2-00947 (GPU 9.25 = ((x0+x2)+(x1+x3))/4)")
 )

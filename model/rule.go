@@ -11,6 +11,9 @@ type Rule struct {
 	Name   string // dotted, framework first: "pytorch.cast.float-to-int.x86"
 	Doc    string // what it says, in plain words
 	Source string // where it comes from: oracle ids, a seed section, source facts
+	// Open marks a rule that may leave elements unspecified ("?"): a value the
+	// framework does not fix. tfuzz rules counts the elements each produced.
+	Open bool
 	// StatesNothing marks a rule that says the model does not state the
 	// outcome (not modeled yet, unspecified by every source): an
 	// unsupported outcome it decides is the model's silence, not a
@@ -33,6 +36,13 @@ func newRule(name, doc, source string) *Rule {
 	}
 	r := &Rule{Name: name, Doc: doc, Source: source}
 	ruleRegistry[name] = r
+	return r
+}
+
+// newOpenRule registers a rule that may leave elements unspecified ("?").
+func newOpenRule(name, doc, source string) *Rule {
+	r := newRule(name, doc, source)
+	r.Open = true
 	return r
 }
 

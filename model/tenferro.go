@@ -46,7 +46,7 @@ var (
 	tfIntArith = newRule("tenferro.int.wrapping",
 		"integer add/sub/mul/div/rem/neg/abs are wrapping_*: overflow wraps, MIN / -1 = MIN, MIN % -1 = 0; / truncates and % has the dividend's sign; a zero divisor anywhere is an Err found by a pre-scan (cpu_division_by_zero), not a panic; a negative integer exponent is an Err (NegativeIntegerExponent)",
 		"source-facts extra 13 (module path not pinned: less certain than the numbered rows)")
-	tfFloat = newRule("tenferro.float.ieee",
+	tfFloat = newOpenRule("tenferro.float.ieee",
 		"float + - * / are IEEE operations of the promoted dtype; maximum/minimum propagate NaN; comparisons return Bool; complex + - are per part",
 		"seed 001 §弱类型 (F32 * F64 tensor 0.1 = F64 [0.1, 0.30000000000000004]); source-facts extra 13")
 	tfScaleReal = newRule("tenferro.scale-real",
@@ -61,7 +61,7 @@ var (
 	tfLiteral = newRule("tenferro.create.from-vec",
 		"tensors are built from a flat Rust Vec and a shape (from_vec_col_major); the dtype is the Vec's element type (vec![1.0] F64, vec![1] I32, vec![1_i64] I64, vec![1.0_f32] F32)",
 		"seed 001 §默认 dtype：一个开关，还是一个字面量")
-	tfUnspecified = newRule("tenferro.unspecified",
+	tfUnspecified = newOpenRule("tenferro.unspecified",
 		"neither the seed nor the source facts state this tenferro behaviour (its op, its dtype rule or its values): unspecified rather than guessed",
 		"seed 001, source-facts.md (silent)").silent()
 )

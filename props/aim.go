@@ -94,7 +94,7 @@ func probeSupport(profile string) *support {
 						ok = true
 					}
 				}
-				for _, k := range []tensor.ScalarKind{tensor.ScalarInt, tensor.ScalarFloat, tensor.ScalarBool} {
+				for _, k := range scalarKinds {
 					for _, left := range []bool{false, true} {
 						args := []tensor.Arg{{Tensor: probeTensor(a)}, {Scalar: probeScalar(k)}}
 						if left {
@@ -265,7 +265,8 @@ func probeTensor(d tensor.DType) *tensor.Tensor {
 }
 
 func probeScalar(k tensor.ScalarKind) *tensor.Scalar {
-	text := map[tensor.ScalarKind]string{tensor.ScalarInt: "2", tensor.ScalarFloat: "2.0", tensor.ScalarBool: "true"}[k]
+	text := map[tensor.ScalarKind]string{tensor.ScalarInt: "2", tensor.ScalarFloat: "2.0", tensor.ScalarBool: "true",
+		tensor.ScalarComplex: "2+1j"}[k]
 	return &tensor.Scalar{Text: text, Kind: k}
 }
 

@@ -42,7 +42,7 @@ func TestCPUEngineMatchesModel(t *testing.T) {
 }
 
 // minCasesPerTarget makes the default run check at least 10,000 generated
-// cases over the engine's 13 profiles and 4 configurations; -rapid.checks
+// cases over the engine's profiles and 4 configurations; -rapid.checks
 // (or RAPID_CHECKS) raises the count of each rapid.Check round.
 const minCasesPerTarget = 200
 

@@ -8,7 +8,7 @@ import (
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-var scalarKinds = []tensor.ScalarKind{tensor.ScalarInt, tensor.ScalarFloat, tensor.ScalarBool}
+var scalarKinds = []tensor.ScalarKind{tensor.ScalarInt, tensor.ScalarFloat, tensor.ScalarBool, tensor.ScalarComplex}
 
 // intTypes are the integer dtypes whose limits scalars and literals take.
 var intTypes = []tensor.DType{tensor.U8, tensor.I8, tensor.I16, tensor.U16, tensor.I32, tensor.U32, tensor.I64, tensor.U64}
@@ -26,6 +26,8 @@ func drawScalar(d *draw, k tensor.ScalarKind, op string, pos int) *tensor.Scalar
 		s.Text = pick(d, []string{"true", "false"})
 	case tensor.ScalarInt:
 		s.Text = intText(d, op, pos)
+	case tensor.ScalarComplex:
+		s.Text = complexText(d, op, pos)
 	default:
 		s.Text = floatText(d, op, pos)
 	}
@@ -89,6 +91,21 @@ func floatText(d *draw, op string, pos int) string {
 		return formatFloat(math.Float64frombits(rangeValue(d, tensor.F64)))
 	}
 	return formatFloat(float64(d.between(-16, 16)) / 2)
+}
+
+// complexText draws the text of a Python complex literal ("1.5+2j", "-0j",
+// "nan+1j"): each part a float as floatText draws it, sometimes a pure
+// imaginary number.
+func complexText(d *draw, op string, pos int) string {
+	im := floatText(d, op, pos)
+	if d.oneIn(3) {
+		return im + "j"
+	}
+	re := floatText(d, op, pos)
+	if strings.HasPrefix(im, "-") {
+		return re + im + "j"
+	}
+	return re + "+" + im + "j"
 }
 
 // formatFloat writes x as the case format's float text ("1.0", "-0.0",

@@ -13,8 +13,9 @@ import (
 
 // TestModelTotal checks the model on generated cases under every profile: it
 // never panics, its outcomes are well formed, carry the rules that decided
-// them, survive the codec, and are deterministic; an outcome in which the
-// model says it states nothing is typed as such (tensor.CauseNotModeled).
+// them (an open rule wherever an element is "?"), survive the codec, and are
+// deterministic; an outcome in which the model says it states nothing is
+// typed as such (tensor.CauseNotModeled).
 func TestModelTotal(t *testing.T) {
 	profiles := model.Names()
 	rapid.Check(t, func(t *rapid.T) {
@@ -26,6 +27,9 @@ func TestModelTotal(t *testing.T) {
 		}
 		if len(got.Rules) == 0 {
 			t.Fatalf("%s: %s: outcome %s names no rule", p, c.Describe(), got)
+		}
+		if n, by := model.UnspecifiedElements(got); n > 0 && by == "" {
+			t.Fatalf("%s: %s: %d elements are \"?\" but no open rule decided them (rules %v)", p, c.Describe(), n, got.Rules)
 		}
 		enc := tensor.EncodeOutcome(got)
 		back, err := tensor.DecodeOutcome(enc)

@@ -14,10 +14,18 @@ import (
 // keeps its minimal case there, with the expected outcome its evidence
 // gives. The model and every backend that claims the profile and supports
 // the case must produce it.
-func TestRegressions(t *testing.T) {
-	files, _ := filepath.Glob("../corpus/regressions/*.jsonl")
+func TestRegressions(t *testing.T) { replayCorpus(t, "../corpus/regressions") }
+
+// TestFidelityCases replays corpus/fidelity: cases written by hand from the
+// frameworks' sources (each names its file and line), for the classes of
+// behaviour the model once got wrong. The model and every backend that
+// claims the profile and supports the case must produce them.
+func TestFidelityCases(t *testing.T) { replayCorpus(t, "../corpus/fidelity") }
+
+func replayCorpus(t *testing.T, dir string) {
+	files, _ := filepath.Glob(dir + "/*.jsonl")
 	if len(files) == 0 {
-		t.Fatal("no regression cases under ../corpus/regressions")
+		t.Fatalf("no cases under %s", dir)
 	}
 	backends := []tensor.Backend{cpu.New(), metal.NewSim()}
 	for _, f := range files {

@@ -164,6 +164,7 @@ var candidateFamilies = []struct {
 	{attrCandidates, false},
 	{dtypeCandidates, false},
 	{valueCandidates, true},
+	{scalarCandidates, false},
 }
 
 // tensorArgs returns the indices of c's tensor arguments.
@@ -448,7 +449,7 @@ func convertExact(t *tensor.Tensor, d tensor.DType) (*tensor.Tensor, bool) {
 	return out, true
 }
 
-// valueCandidates move one element (or scalar) toward 0, 1, -1, or halve it.
+// valueCandidates move one element toward 0, 1, -1, or halve it.
 func valueCandidates(c *tensor.Case) []*tensor.Case {
 	var out []*tensor.Case
 	for _, i := range tensorArgs(c) {
@@ -470,6 +471,12 @@ func valueCandidates(c *tensor.Case) []*tensor.Case {
 			}
 		}
 	}
+	return out
+}
+
+// scalarCandidates move a scalar operand toward 0, 1, -1.
+func scalarCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
 	for i, a := range c.Args {
 		if a.Scalar == nil {
 			continue
@@ -552,6 +559,8 @@ func simplerScalars(s *tensor.Scalar) []string {
 			out = append(out, tensor.FormatFloat(math.Trunc(x)))
 		}
 		return out
+	case tensor.ScalarComplex:
+		return []string{"0j", "1+0j", "-1+0j", "1j"}
 	}
 	return []string{"false"}
 }

@@ -3,6 +3,7 @@ package tensor
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 )
@@ -50,12 +51,15 @@ const (
 	ScalarFloat ScalarKind = "float"
 	ScalarInt   ScalarKind = "int"
 	ScalarBool  ScalarKind = "bool"
+	// ScalarComplex is a Python complex literal, its text in complex()
+	// syntax ("1.5+2j", "-0j") (case format, added 2026-12).
+	ScalarComplex ScalarKind = "complex"
 )
 
 // Scalar is a host-language scalar operand, as written in the source program.
 type Scalar struct {
-	Text string     // the literal's text: "0.5", "300", "true"
-	Kind ScalarKind // float, int or bool
+	Text string     // the literal's text: "0.5", "300", "true", "1.5+2j"
+	Kind ScalarKind // float, int, bool or complex
 	Host string     // optional static type of the host variable ("f64", "f32", "i32")
 }
 
@@ -66,7 +70,18 @@ func (s *Scalar) String() string {
 	return fmt.Sprintf("%s scalar %s", s.Kind, s.Text)
 }
 
-// Float returns the scalar's value as float64 (bool: 0 or 1).
+// Complex returns the value of a complex scalar, or of any other as a
+// complex number with a +0 imaginary part.
+func (s *Scalar) Complex() complex128 {
+	if s.Kind == ScalarComplex {
+		v, _ := ParseComplexText(s.Text)
+		return v
+	}
+	return complex(s.Float(), 0)
+}
+
+// Float returns the scalar's value as float64 (bool: 0 or 1; complex: NaN,
+// a complex scalar has no real value: use Complex).
 func (s *Scalar) Float() float64 {
 	switch s.Kind {
 	case ScalarBool:
@@ -74,6 +89,8 @@ func (s *Scalar) Float() float64 {
 			return 1
 		}
 		return 0
+	case ScalarComplex:
+		return math.NaN()
 	}
 	v, _ := ParseFloatText(s.Text)
 	return v

@@ -91,7 +91,7 @@ func LookupOp(name string) (OpInfo, bool) {
 // Profiles lists the profile names of case format v1, in the spec's order.
 var Profiles = []string{
 	"pytorch/cpu", "pytorch/cpu-arm64", "pytorch/cuda", "pytorch/mps",
-	"numpy",
+	"numpy", "numpy/cpu-arm64",
 	"jax/cpu-x32", "jax/cpu-x64", "jax/gpu-x32", "jax/gpu-x64",
 	"candle/cpu-debug", "candle/cpu-release", "candle/metal",
 	"burn/flex-debug", "burn/flex-release", "burn/ndarray",

@@ -130,7 +130,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"int as float", `{"op": "neg", "args": [` + tensor("i32", "[1]", `[1.5]`) + `]}`, "args[0].data[0]", "i32 range"},
 		{"arity", `{"op": "add", "args": [` + one + `]}`, "args", "takes 2 args"},
 		{"scalar only", `{"op": "add", "args": [{"scalar": "1", "kind": "int"}, {"scalar": "1", "kind": "int"}]}`, "args", "at least one tensor"},
-		{"scalar kind", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "complex"}]}`, "args[1].kind", "unknown scalar kind"},
+		{"scalar kind", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "quaternion"}]}`, "args[1].kind", "unknown scalar kind"},
 		{"scalar text", `{"op": "add", "args": [` + one + `, {"scalar": "1x", "kind": "int"}]}`, "args[1].scalar", "not an integer"},
 		{"unknown attr", `{"op": "neg", "args": [` + one + `], "attrs": {"dim": 0}}`, "attrs.dim", "takes no attr"},
 		{"cast without to", `{"op": "cast", "args": [` + one + `]}`, "attrs.to", "needs a target"},

@@ -388,10 +388,14 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 		if s.Text != "true" && s.Text != "false" {
 			return nil, errAt(join(field, "scalar"), "%q is not true or false", s.Text)
 		}
+	case ScalarComplex:
+		if _, err := ParseComplexText(s.Text); err != nil {
+			return nil, errAt(join(field, "scalar"), "%v", err)
+		}
 	case "":
-		return nil, errAt(join(field, "kind"), "missing (float, int or bool)")
+		return nil, errAt(join(field, "kind"), "missing (float, int, bool or complex)")
 	default:
-		return nil, errAt(join(field, "kind"), "unknown scalar kind %q (float, int or bool)", s.Kind)
+		return nil, errAt(join(field, "kind"), "unknown scalar kind %q (float, int, bool or complex)", s.Kind)
 	}
 	return s, nil
 }

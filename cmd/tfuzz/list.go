@@ -30,14 +30,3 @@ func runOps(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitClean
 }
-
-func runRules(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: tfuzz rules")
-		return exitUsage
-	}
-	for _, r := range model.Rules() {
-		fmt.Fprintf(stdout, "%s\n    %s\n    source: %s\n", r.Name, r.Doc, r.Source)
-	}
-	return exitClean
-}

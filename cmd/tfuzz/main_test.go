@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -137,4 +138,31 @@ func TestListings(t *testing.T) {
 			t.Errorf("profiles lacks %s", p)
 		}
 	}
+}
+
+// TestRulesCountUnspecified: with case files, tfuzz rules says how many "?"
+// elements each open rule produced there, and per profile.
+func TestRulesCountUnspecified(t *testing.T) {
+	exp := writeFile(t, "exp.jsonl", `{"id": "exp-1", "op": "exp", "args": [{"dtype": "f32", "shape": [3], "data": ["0.0", "1.0", "2.0"]}], `+
+		`"expect": {"numpy": {"value": {"dtype": "f32", "shape": [3], "data": ["1.0", "2.7182817459106445", "7.389056205749512"]}}}}`+"\n")
+	code, out, stderr := runTfuzz(t, "rules", "--open", exp)
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	block := out[strings.Index(out, "numpy.exp.simd\n"):]
+	block = block[:strings.Index(block, "\n"+"numpy.")+1]
+	if !strings.Contains(block, "over the files: 2 elements in 1 outcomes") {
+		t.Errorf("numpy.exp.simd should count exp(1) and exp(2) of f32 (exp(0) is settled):\n%s", block)
+	}
+	if !regexpMatch(t, `(?m)^numpy +1 +2$`, out) {
+		t.Errorf("the per-profile table lacks numpy's 2 elements:\n%s", out)
+	}
+	if strings.Contains(out, "pytorch.ordinary") {
+		t.Errorf("--open listed a rule that is not open")
+	}
+}
+
+func regexpMatch(t *testing.T, pattern, s string) bool {
+	t.Helper()
+	return regexp.MustCompile(pattern).MatchString(s)
 }

@@ -170,6 +170,9 @@ func runVersionCheck(t *testing.T, vc versionCheck) {
 	var problems []string
 	for _, id := range sortedKeys(derived) {
 		switch reason, ok := listed[id]; {
+		case !ok && ruleOf(rules, derived[id]) != nil && ruleOf(rules, derived[id]).machineDependent:
+			// a last-bit difference of this CPU's SIMD kernels: another machine
+			// (the one the list was written on) may reproduce the case
 		case !ok:
 			problems = append(problems, fmt.Sprintf("%s differs (%s) but is not listed", id, derived[id]))
 		case reason != derived[id]:

@@ -127,14 +127,11 @@ func burnOpExists(op opID, kind byte) bool {
 }
 
 // burnBinarySupports declines what the model leaves unspecified for burn: a
-// bool scalar operand or a scalar op on a Bool tensor, and ndarray's integer
-// pow.
+// bool scalar operand of a Float or Int tensor, and ndarray's integer pow.
 func burnBinarySupports(p *profile, c *tensor.Case) bool {
+	boolTensor := c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.Bool
 	for _, a := range c.Args {
-		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool {
-			return false
-		}
-		if a.Tensor != nil && a.Tensor.DType == tensor.Bool && (c.Args[0].Scalar != nil || c.Args[1].Scalar != nil) {
+		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool && !boolTensor {
 			return false
 		}
 		if a.Tensor != nil && !burnFlex(p) && c.Op == "pow" && a.Tensor.DType.IsInt() {
@@ -185,7 +182,29 @@ func burnBinary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	case tensor.I64:
 		return burnIntBinary[int64](e, p, op, x, y, &l, shape)
 	}
-	return burnFloatBinary(e, op, x, y, &l, shape)
+	return burnFloatBinary(e, p, op, x, y, &l, shape, c.Args[1].Scalar != nil)
+}
+
+// burnMaxMinKernel is max_pair / min_pair between tensors (policy
+// burn.max-pair: the mask picks b only where a < b, resp. b < a) and
+// clamp_min / clamp_max with a scalar (policy burn.flex.clamp-nan: Rust's
+// f32::max / min, a NaN operand gives the other).
+func burnMaxMinKernel(isMax, rhsScalar bool) binaryKernel[float32, float32] {
+	return func(dst, a, b []float32) fault {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			x, y := a[i], b[i]
+			pickB := isMax && x < y || !isMax && y < x
+			if rhsScalar && x != x {
+				pickB = true
+			}
+			dst[i] = x
+			if pickB {
+				dst[i] = y
+			}
+		}
+		return 0
+	}
 }
 
 // burnScalar converts a scalar operand with Scalar::new (policy
@@ -201,6 +220,8 @@ func burnScalar(s *tensor.Scalar, d tensor.DType) (*tensor.Tensor, *tensor.Outco
 		return fail(rustCompileError("literal out of range for `i32` (overflowing_literals)"))
 	}
 	switch {
+	case d == tensor.Bool: // policy burn.bool.equal-elem: the scalar as a C truth value
+		one.SetBool(0, s.Text == "true" || s.Kind != tensor.ScalarBool && s.Float() != 0)
 	case d.IsFloat():
 		one.Data[0] = floatWord(s.Float(), d)
 	case s.Kind == tensor.ScalarFloat:
@@ -279,9 +300,11 @@ func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tenso
 }
 
 // burnFloatBinary is a Float (F32) op (policy burn.float.ieee): IEEE + - *
-// /, fmod, the remainder ((a % b) + b) % b, maximum, minimum and powf (the
-// model leaves NaN and zero cases of maximum and minimum, and powf, open).
-func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape []int) tensor.Outcome {
+// /, fmod, the remainder ((a % b) + b) % b (ndarray's of two tensors in f64,
+// policy burn.ndarray.float-remainder), maximum and minimum (max_pair /
+// min_pair of two tensors, clamp_min / clamp_max with a scalar) and powf (the
+// model leaves powf open).
+func burnFloatBinary(e *Engine, p *profile, op opID, x, y *tensor.Tensor, l *layout, shape []int, rhsScalar bool) tensor.Outcome {
 	if op.isComparison() {
 		return burnCompare[float32](e, op, x, y, l, shape)
 	}
@@ -300,10 +323,11 @@ func burnFloatBinary(e *Engine, op opID, x, y *tensor.Tensor, l *layout, shape [
 		k = kFmodFloat[float32]
 	case opRem:
 		k = kRemBurnFloat[float32]
-	case opMaximum:
-		k = kMaxNaN[float32]
-	case opMinimum:
-		k = kMinNaN[float32]
+		if !burnFlex(p) && !rhsScalar {
+			k = kRemNdarrayFloat[float32]
+		}
+	case opMaximum, opMinimum:
+		k = burnMaxMinKernel(op == opMaximum, rhsScalar)
 	default:
 		k = kPowf[float32]
 	}

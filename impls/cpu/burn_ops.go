@@ -130,17 +130,8 @@ func burnReduceShape(t *tensor.Tensor, a tensor.Attrs) (int, rustGeom, []int, bo
 	return dim, g, shape, true
 }
 
-// burnReduceSupports declines max and min over an empty dim, and ndarray's
-// argmax and argmin there (unspecified).
-func burnReduceSupports(p *profile, c *tensor.Case) bool {
-	t := c.Args[0].Tensor
-	op := parseOp(c.Op)
-	if op != opMax && op != opMin && (burnFlex(p) || op != opArgmax && op != opArgmin) {
-		return true
-	}
-	_, g, _, ok := burnReduceShape(t, c.Attrs)
-	return !ok || t.Rank() == 0 || g.groups() == 0 || g.n > 0
-}
+// burnReduceSupports accepts every reduction.
+func burnReduceSupports(p *profile, c *tensor.Case) bool { return true }
 
 // burnReduce is sum, prod, mean, max, min, argmax and argmin (policies
 // burn.reduce.sum-widening, burn.reduce.extremum).
@@ -153,21 +144,25 @@ func burnReduce(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	if a.Dim == nil && isArg {
 		return tensor.UnsupportedOutcome("burn's %s takes a dim", c.Op)
 	}
-	_, g, shape, ok := burnReduceShape(t, a)
+	dim, g, shape, ok := burnReduceShape(t, a)
 	if !ok {
 		return tensor.PanicOutcome("dim %d out of bounds for %d dimensions", *a.Dim, t.Rank())
 	}
-	switch {
-	case op == opSum || op == opProd || op == opMean:
+	if op == opSum || op == opProd || op == opMean {
 		return burnAccumulate(e, op, t, g, shape)
-	case g.groups() == 0:
+	}
+	if o, empty := burnEmptyExtremum(p, c.Op, t, dim); empty {
+		return o
+	}
+	if g.groups() == 0 {
 		d := t.DType
 		if isArg {
 			d = tensor.I64
+			if t.DType.IsFloat() {
+				d = burnIntDType(p)
+			}
 		}
 		return tensor.ValueOutcome(tensor.New(d, shape...))
-	case g.n == 0:
-		return tensor.PanicOutcome("%s: dimension has size 0", c.Op)
 	}
 	switch t.DType {
 	case tensor.I32:
@@ -175,7 +170,7 @@ func burnReduce(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	case tensor.I64:
 		return rustExtremum[int64](e, op, t, g, shape, tensor.I64)
 	}
-	return rustExtremum[float32](e, op, t, g, shape, tensor.I64)
+	return burnFloatExtremum(e, p, op, t, dim, g, shape)
 }
 
 // burnAccumulate is sum, prod and mean. Flex's I32 accumulates in i64 with
@@ -268,8 +263,8 @@ func burnSelect(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	idx := make([]uint64, ids.Len())
 	for k := range idx {
 		v := ids.Int(k)
-		if v < 0 || v >= int64(g.n) {
-			return tensor.UnsupportedOutcome("cpu engine: burn's select with index %d outside a dim of size %d is unspecified", v, g.n)
+		if v < 0 || v >= int64(g.n) { // policy burn.select: the kernels' bounds checks panic
+			return tensor.PanicOutcome("index %d out of bounds for dimension of size %d", v, g.n)
 		}
 		idx[k] = uint64(v)
 	}

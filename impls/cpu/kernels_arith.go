@@ -87,6 +87,45 @@ func kMulRecip[T floating](dst, a, b []T) fault {
 	return 0
 }
 
+// kSelectMul is a multiply by a bool converted to 0 or 1 as XLA rewrites it,
+// select(pred, other, +0), with the bool on the left (predLeft) or right:
+//
+//	for i: p, v := a[i], b[i] (swapped unless predLeft); dst[i] = v if p != 0 else +0
+func kSelectMul[T floating](predLeft bool) binaryKernel[T, T] {
+	return func(dst, a, b []T) fault {
+		b = b[:len(dst)]
+		a = a[:len(dst)]
+		if !predLeft {
+			a, b = b, a
+		}
+		for i := range dst {
+			var v T
+			if a[i] != 0 {
+				v = b[i]
+			}
+			dst[i] = v
+		}
+		return 0
+	}
+}
+
+// kSelectRecip is a converted bool divided by a broadcast scalar as XLA
+// rewrites it, select(pred, 1/b, +0):
+//
+//	for i: dst[i] = 1/b[i] if a[i] != 0 else +0
+func kSelectRecip[T floating](dst, a, b []T) fault {
+	b = b[:len(dst)]
+	a = a[:len(dst)]
+	for i := range dst {
+		var v T
+		if a[i] != 0 {
+			v = 1 / b[i]
+		}
+		dst[i] = v
+	}
+	return 0
+}
+
 // kRecipMul computes dst[i] = T(1/b[i]) * a[i] with the reciprocal rounded
 // by round first (PyTorch's s / t is t.reciprocal() * s: the reciprocal is a
 // tensor of t's dtype). round may be nil (no extra rounding).
@@ -336,4 +375,52 @@ func compareKernel[T number](op opID) binaryKernel[T, uint8] {
 		return kGt[T]
 	}
 	return kGe[T]
+}
+
+// signedUnsignedCompareKernel compares 64-bit words of which one side holds
+// signed values (sign-extended) and the other unsigned ones, exactly:
+//
+//	for i: s, u := the signed and the unsigned word
+//	       c := -1 if int64(s) < 0 || s < u; 0 if s == u; else 1 (signed against unsigned)
+//	       dst[i] = op holds for c, mirrored when the unsigned word is on the left
+func signedUnsignedCompareKernel(op opID, leftSigned bool) binaryKernel[uint64, uint8] {
+	return func(dst []uint8, a, b []uint64) fault {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			s, u := a[i], b[i]
+			if !leftSigned {
+				s, u = b[i], a[i]
+			}
+			c := 1
+			switch {
+			case int64(s) < 0 || s < u:
+				c = -1
+			case s == u:
+				c = 0
+			}
+			if !leftSigned {
+				c = -c
+			}
+			dst[i] = b2u(threeWayHolds(op, c))
+		}
+		return 0
+	}
+}
+
+// threeWayHolds reports whether comparison op holds for a three-way result
+// c of left against right (-1, 0 or 1).
+func threeWayHolds(op opID, c int) bool {
+	switch op {
+	case opEq:
+		return c == 0
+	case opNe:
+		return c != 0
+	case opLt:
+		return c < 0
+	case opLe:
+		return c <= 0
+	case opGt:
+		return c > 0
+	}
+	return c >= 0
 }

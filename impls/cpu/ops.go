@@ -221,9 +221,11 @@ func wellFormed(cl tensor.OpClass, c *tensor.Case) bool {
 }
 
 // validArg reports whether a is a usable tensor (or, where allowed, scalar).
+// The engine has no complex arithmetic with Python complex scalars: it
+// declines them (the model states them).
 func validArg(a tensor.Arg, scalarOK bool) bool {
 	if a.Scalar != nil {
-		return scalarOK && a.Tensor == nil
+		return scalarOK && a.Tensor == nil && a.Scalar.Kind != tensor.ScalarComplex
 	}
 	return a.Tensor != nil && validTensor(a.Tensor)
 }

@@ -54,6 +54,7 @@ var profiles = []*profile{
 	{name: "pytorch/cpu", fw: fwPyTorch, arch: archX86},
 	{name: "pytorch/cpu-arm64", fw: fwPyTorch, arch: archArm64},
 	{name: "numpy", fw: fwNumPy, arch: archX86},
+	{name: "numpy/cpu-arm64", fw: fwNumPy, arch: archArm64},
 	{name: "jax/cpu-x32", fw: fwJAX, arch: archX86},
 	{name: "jax/cpu-x64", fw: fwJAX, arch: archX86, x64: true},
 }

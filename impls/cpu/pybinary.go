@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/tfuzz/tfuzz/tensor"
+	"slices"
 )
 
 // The binary family of PyTorch, NumPy and JAX: each framework's checks in the
@@ -69,6 +70,12 @@ type binPlan struct {
 	jaxFmodRaw bool
 	// shortcut: PyTorch's pow without a kernel.
 	shortcut powShortcut
+	// signedUnsigned: NumPy's exact comparison of a signed with an unsigned
+	// integer array, whose promotion would be a float.
+	signedUnsigned bool
+	// predSelect is the bool operand (0 or 1) of a JAX float mul or div that
+	// XLA computes as select(pred, ..., +0); -1 for none.
+	predSelect int
 }
 
 func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
@@ -76,7 +83,7 @@ func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	if op == opTruncDiv && p.fw != fwPyTorch { // policy python.trunc-div.none
 		return tensor.UnsupportedOutcome("%s has no truncating division", fwName(p.fw))
 	}
-	b := &binPlan{p: p, op: op, opmath: -1}
+	b := &binPlan{p: p, op: op, opmath: -1, predSelect: -1}
 	for k, a := range c.Args {
 		if a.Scalar != nil {
 			b.args[k].s, _ = parseScalar(a.Scalar)
@@ -274,6 +281,10 @@ func (b *binPlan) setOpmath() {
 func (b *binPlan) numpyPrepare() *tensor.Outcome {
 	common := numpyResultType(b.args[0].promo(), b.args[1].promo())
 	b.setDTypes(common, tensor.F64)
+	if b.op.isComparison() && !b.args[0].isScalar() && !b.args[1].isScalar() && !common.IsInt() &&
+		b.args[0].t.DType.IsInt() && b.args[1].t.DType.IsInt() {
+		b.signedUnsigned = true // policy numpy.compare.signed-unsigned: the int64/uint64 loops
+	}
 	if pos := b.scalarArg(); pos >= 0 && b.args[pos].s.kind == tensor.ScalarInt && common.IsInt() &&
 		b.op != opDiv && !b.op.isComparison() && !intFits(b.args[pos].s.i, common) {
 		// policy numpy.scalar.int-out-of-bounds
@@ -335,8 +346,31 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 		b.jaxFmodRaw = true
 	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: %s does not accept dtype %s", opName(b.op), pyName(common)))
+	case b.compute.IsFloat() && (b.op == opMul || b.op == opDiv):
+		b.predSelect = b.boolOperandSelected()
 	}
 	return nil
+}
+
+// boolOperandSelected finds the operand XLA's algebraic simplifier turns
+// into a select (policies jax.mul.bool-array-select,
+// jax.div.bool-array-reciprocal): for mul, a bool array that needs no
+// broadcast; for div, such a numerator of rank >= 1 over a divisor that is
+// a Python scalar or a 0-dim array.
+func (b *binPlan) boolOperandSelected() int {
+	for k := range 2 {
+		t := b.args[k].t
+		if t == nil || t.DType != tensor.Bool || !slices.Equal(t.Shape, b.shape) {
+			continue
+		}
+		switch divisor := b.args[1-k]; {
+		case b.op == opMul:
+			return k
+		case b.op == opDiv && k == 0 && len(b.shape) > 0 && (divisor.isScalar() || divisor.t.Rank() == 0):
+			return k
+		}
+	}
+	return -1
 }
 
 // jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is

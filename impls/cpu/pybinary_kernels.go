@@ -183,7 +183,14 @@ func runFloat[T floating](e *Engine, b *binPlan) tensor.Outcome {
 		return runCompare(e, b, &l, xs, ys)
 	}
 	dst := make([]T, l.n)
-	runBinary(e, &l, dst, xs, ys, floatKernel[T](b))
+	k := floatKernel[T](b)
+	switch {
+	case b.predSelect == 0 && b.op == opDiv:
+		k = kSelectRecip[T]
+	case b.predSelect >= 0:
+		k = kSelectMul[T](b.predSelect == 0)
+	}
+	runBinary(e, &l, dst, xs, ys, k)
 	return tensor.ValueOutcome(encode(e, dst, b.result, b.shape))
 }
 
@@ -249,6 +256,8 @@ func maxMinKernel[T floating](b *binPlan) binaryKernel[T, T] {
 	switch {
 	case b.p.fw == fwNumPy && b.compute == tensor.F16:
 		return pick(isMax, kMaxFirst[T], kMinFirst[T])
+	case b.p.fw == fwNumPy && b.p.arch == archArm64 && b.compute != tensor.BF16:
+		return pick(isMax, kMaxIEEE[T], kMinIEEE[T]) // policy numpy.arm64.max-min-fmax: fmax/fmin
 	case b.p.fw == fwNumPy || b.p.fw == fwPyTorch && b.p.arch == archX86:
 		return pick(isMax, kMaxSecond[T], kMinSecond[T])
 	}

@@ -14,6 +14,8 @@ func (b *binPlan) run(e *Engine) tensor.Outcome {
 		return b.runIntegerPow(e)
 	case b.numpyCmpOutOfRange():
 		return b.constCompare(e)
+	case b.signedUnsigned:
+		return b.runSignedUnsignedCompare(e)
 	}
 	switch kindOf(b.compute) {
 	case kU8:
@@ -72,7 +74,7 @@ func operand[T number](b *binPlan, k int, d tensor.DType) []T {
 // scalarFloat converts a Python int or float to the float dtype d as the
 // framework does: PyTorch converts the wrapped int64 (to f16/bf16 through
 // f32), JAX the weak int32/int64 it parsed, NumPy goes through a Python
-// float; a float rounds once (JAX without x64 parses it as f32 first).
+// float (ml_dtypes' bf16 through a C long and f32); a float rounds once (JAX without x64 parses it as f32 first).
 func (b *binPlan) scalarFloat(s pyScalar, d tensor.DType) float64 {
 	if s.kind == tensor.ScalarFloat {
 		f := s.f
@@ -82,6 +84,8 @@ func (b *binPlan) scalarFloat(s pyScalar, d tensor.DType) float64 {
 		return roundTo(f, d)
 	}
 	switch {
+	case b.p.fw == fwNumPy && d == tensor.BF16:
+		return intToFloat(s.i, d) // ml_dtypes reads a C long, then builds bf16 from a float
 	case b.p.fw == fwNumPy:
 		return roundTo(float64(s.i), d)
 	case b.p.fw == fwJAX && !b.p.x64:
@@ -152,6 +156,18 @@ func (b *binPlan) constCompare(e *Engine) tensor.Outcome {
 		out[i] = v
 	}
 	return tensor.ValueOutcome(encode(e, out, tensor.Bool, b.shape))
+}
+
+// runSignedUnsignedCompare compares a signed integer operand with an
+// unsigned one without rounding either: both are decoded as 64-bit words
+// (the signed one sign-extended) and the kernel knows which side is signed.
+func (b *binPlan) runSignedUnsignedCompare(e *Engine) tensor.Outcome {
+	x := loadInput[uint64](b.args[0].t, b.args[0].t.DType)
+	y := loadInput[uint64](b.args[1].t, b.args[1].t.DType)
+	l := b.layout()
+	dst := make([]uint8, l.n)
+	runBinary(e, &l, dst, x, y, signedUnsignedCompareKernel(b.op, b.args[0].t.DType.IsSigned()))
+	return tensor.ValueOutcome(encode(e, dst, tensor.Bool, b.shape))
 }
 
 // runBool evaluates ops whose computation dtype is bool: logic and

@@ -345,6 +345,21 @@ func kRemBurnFloat[T floating](dst, a, b []T) fault {
 	return 0
 }
 
+// kRemNdarrayFloat computes burn ndarray's remainder of two Float tensors
+// (policy burn.ndarray.float-remainder) in f64, rounded back:
+//
+//	for i: x, y := float64(a[i]), float64(b[i]); dst[i] = T(x - y*floor(x/y))
+func kRemNdarrayFloat[T floating](dst, a, b []T) fault {
+	b = b[:len(dst)]
+	a = a[:len(dst)]
+	for i := range dst {
+		x, y := float64(a[i]), float64(b[i])
+		p := float64(y * math.Floor(x/y)) // rounded on its own: no fused multiply-add
+		dst[i] = T(x - p)
+	}
+	return 0
+}
+
 // kMaxNaN and kMinNaN compute NaN-propagating maximum and minimum (the
 // model leaves the sign of a zero result of +0 and -0 open).
 func kMaxNaN[T floating](dst, a, b []T) fault {

@@ -10,7 +10,8 @@ output: the outcome, in case format v1.
 Only the standard library is required; the profiles served are those whose
 framework imports:
 
-  numpy                          numpy (bf16 through ml_dtypes when it imports)
+  numpy, numpy/cpu-arm64         numpy on the host CPU (by the host's architecture;
+                                 bf16 through ml_dtypes when it imports)
   pytorch/cpu, pytorch/cpu-arm64 torch on the host CPU (by the host's architecture)
   pytorch/cuda, pytorch/mps      torch on CUDA / Apple MPS, when available
   jax/cpu-x32, jax/cpu-x64       jax on CPU, jax_enable_x64 off / on
@@ -441,7 +442,9 @@ def load_frameworks():
     except Exception:  # noqa: BLE001
         pass
     if np is not None and "numpy" in wanted:
-        fws["numpy"] = NumPy("numpy", np, ml_dtypes)
+        arm = platform.machine().lower() in ("arm64", "aarch64")
+        name = "numpy/cpu-arm64" if arm else "numpy"
+        fws[name] = NumPy(name, np, ml_dtypes)
         if ml_dtypes is None:
             notes.append("numpy: no bfloat16 (ml_dtypes is not installed)")
     if "torch" in wanted:
