@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -139,6 +140,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"two forms", `{"op": "neg", "args": [` + one + `], "expect": {"numpy": {"value": ` + one + `, "crash": {"signal": "SIGFPE"}}}}`, "expect.numpy", "exactly one"},
 		{"error class", `{"op": "neg", "args": [` + one + `], "expect": {"numpy": {"error": {"class": "Oops", "message": ""}}}}`, "expect.numpy.error.class", "unknown error class"},
 		{"duplicate field", `{"op": "neg", "op": "abs", "args": []}`, "op", "duplicate"},
+		{"trailing data", `{"op": "neg", "args": []} {}`, "", "trailing data"},
+		{"bad JSON deep inside names the top-level field", `{"op": "neg", "args": [{"dtype": "i8", "shape": [1], "data": [1,]}]}`, "args", "invalid JSON"},
+		{"complex part", `{"op": "neg", "args": [` + tensor("c64", "[1]", `[["1", 2]]`) + `]}`, "args[0].data[0]", "[1]: floats are JSON strings"},
+		{"complex pair", `{"op": "neg", "args": [` + tensor("c64", "[1]", `[["1"]]`) + `]}`, "args[0].data[0]", "want [re, im]"},
+		{"literal over the limit", `{"op": "from_literal", "args": [], "attrs": {"literal": "` + strings.Repeat("[", MaxLiteralBytes+1) + `"}}`,
+			"attrs.literal", "over the limit of 64 KiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,6 +158,48 @@ func TestDecodeErrors(t *testing.T) {
 				t.Errorf("got field %q, error %q; want field %q containing %q", de.Field, err, tt.field, tt.msg)
 			}
 		})
+	}
+}
+
+func TestReaderRefusesOverlongLines(t *testing.T) {
+	line := `{"op": "neg", "args": [{"dtype": "i8", "shape": [1], "data": [1]}], "source": "` + strings.Repeat("x", MaxLineBytes) + `"}`
+	r := NewReader(strings.NewReader("\n"+line+"\n"), "big.jsonl")
+	_, err := r.Next()
+	if err == nil || !strings.Contains(err.Error(), "big.jsonl:2: line longer than the limit of 64 MiB") {
+		t.Fatalf("got %v, want the line named and the limit", err)
+	}
+}
+
+// TestDecodeMemoryIsLinear: decoding a line of n elements allocates about
+// the tensor (8 bytes an element) and not a copy of the line per nesting
+// level or a slice header per element (the codec once took 1.8 GB for a
+// 32 MB line).
+func TestDecodeMemoryIsLinear(t *testing.T) {
+	const n = 1 << 20
+	var b strings.Builder
+	b.WriteString(`{"op": "add", "args": [{"dtype": "i8", "shape": [1048576], "data": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("-1")
+	}
+	b.WriteString(`]}, {"scalar": "1", "kind": "int"}]}`)
+	line := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c, err := DecodeCase(line)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Args[0].Tensor.Int(n - 1); got != -1 {
+		t.Fatalf("last element %d, want -1", got)
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if limit := uint64(2 * 8 * n); allocated > limit {
+		t.Errorf("decoding %d elements (a %d-byte line) allocated %d bytes, want at most %d", n, len(line), allocated, limit)
 	}
 }
 

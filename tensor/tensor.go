@@ -6,9 +6,17 @@ import (
 )
 
 // Limits on what a case may hold; the codec rejects anything larger.
+// Budget (budget.go) limits what evaluating a case may cost.
 const (
 	MaxRank     = 8
 	MaxElements = 1 << 24
+	// MaxLineBytes bounds one line of a case file (one case): 2^24 small
+	// integers fit, and a reader never holds more than this of one line.
+	MaxLineBytes = 64 << 20
+	// MaxLiteralBytes bounds the text of a literal attr (from_literal's
+	// literal, arange's start and end): literals are source code, and the
+	// parsers' time and memory grow with the text.
+	MaxLiteralBytes = 64 << 10
 )
 
 // Tensor is a strided view of exactly stored elements.
