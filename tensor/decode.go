@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // DecodeError is bad input in a case file: it names the file, the line and
@@ -248,7 +249,7 @@ func decodeCase(line []byte) (*Case, error) {
 	}
 	op, ok := LookupOp(c.Op)
 	if !ok {
-		return nil, errAt("op", "unknown op %q (see tfuzz ops)", c.Op)
+		return nil, errAt("op", "unknown op %q (%s)", c.Op, Choices(c.Op, OpNames(), "tfuzz ops"))
 	}
 	if rawArgs == nil {
 		return nil, errAt("args", "missing")
@@ -357,11 +358,14 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 		case "host":
 			s.Host, err = rawString(f.Value, join(field, "host"))
 		default:
-			err = errAt(join(field, f.Name), "unknown scalar field")
+			err = errAt(join(field, f.Name), "unknown scalar field (a scalar has scalar, kind and host)")
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	if s.Host != "" && !contains(HostTypes, s.Host) {
+		return nil, errAt(join(field, "host"), "unknown host type %q (%s)", s.Host, Choices(s.Host, HostTypes, ""))
 	}
 	switch s.Kind {
 	case ScalarFloat:
@@ -396,7 +400,7 @@ func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tens
 		case "data":
 			rawData = f.Value
 		default:
-			return nil, errAt(join(field, f.Name), "unknown tensor field")
+			return nil, errAt(join(field, f.Name), "unknown tensor field (a tensor has dtype, shape and data; a scalar has scalar and kind)")
 		}
 	}
 	for name, raw := range map[string]json.RawMessage{"dtype": rawDType, "shape": rawShape, "data": rawData} {
@@ -548,7 +552,11 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 	for _, f := range fields {
 		field := "attrs." + f.Name
 		if !contains(attrKinds[op.Class], f.Name) {
-			return a, errAt(field, "%s takes no attr %q", op.Name, f.Name)
+			takes := "no attrs"
+			if len(attrKinds[op.Class]) > 0 {
+				takes = "only " + strings.Join(attrKinds[op.Class], ", ")
+			}
+			return a, errAt(field, "%s takes no attr %q (it takes %s%s)", op.Name, f.Name, takes, attrHint(f.Name, attrKinds[op.Class]))
 		}
 		switch f.Name {
 		case "dim", "rank", "tolerance_ulps":
@@ -627,17 +635,10 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 }
 
 func checkRequiredAttrs(a Attrs, op OpInfo) error {
-	switch {
-	case op.Class == ClassCast && !a.To.Valid():
-		return errAt("attrs.to", "cast needs a target dtype")
-	case op.Class == ClassFromLiteral && a.Literal == nil:
-		return errAt("attrs.literal", "from_literal needs the literal's text")
-	case op.Class == ClassArange && a.End == nil:
-		return errAt("attrs.end", "arange needs an end")
-	case (op.Class == ClassZeros || op.Class == ClassFromVec) && a.Shape == nil:
-		return errAt("attrs.shape", "%s needs a shape", op.Name)
-	case op.Class == ClassToHost && !a.DType.Valid():
-		return errAt("attrs.dtype", "to_host needs the element type it reads as")
+	for _, spec := range op.Attrs() {
+		if spec.Required && !a.has(spec.Name) {
+			return errAt("attrs."+spec.Name, "%s needs attr %s (%s: %s)", op.Name, spec.Name, spec.Type, spec.Doc)
+		}
 	}
 	return nil
 }
@@ -660,7 +661,7 @@ func decodeOutcomes(data json.RawMessage, field string) (Outcomes, error) {
 	for _, f := range fields {
 		pf := field + "." + f.Name
 		if !KnownProfile(f.Name) {
-			return nil, errAt(pf, "unknown profile %q (see tfuzz profiles)", f.Name)
+			return nil, errAt(pf, "unknown profile %q (%s)", f.Name, Choices(f.Name, Profiles, ""))
 		}
 		o, err := decodeOutcome(f.Value, pf)
 		if err != nil {
@@ -717,7 +718,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 				return o, errAt(ff, "want {\"class\": C, \"message\": M}: %v", err)
 			}
 			if !validErrorClass(ErrorClass(e.Class)) {
-				return o, errAt(ff+".class", "unknown error class %q", e.Class)
+				return o, errAt(ff+".class", "unknown error class %q (%s)", e.Class, Choices(e.Class, errorClassNames(), ""))
 			}
 			o.Class, o.Message = ErrorClass(e.Class), e.Message
 		case "panic", "unsupported":
@@ -751,7 +752,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 			}
 			continue
 		default:
-			return o, errAt(ff, "unknown outcome field")
+			return o, errAt(ff, "unknown outcome field (an outcome has one of value, error, panic, crash, unsupported, and warnings, rules)")
 		}
 		forms++
 	}
@@ -759,4 +760,24 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 		return o, errAt(field, "an outcome has exactly one of value, error, panic, crash, unsupported (got %d)", forms)
 	}
 	return o, nil
+}
+
+// attrHint names the attr meant by a name other frameworks use ("axis").
+func attrHint(name string, valid []string) string {
+	aliases := map[string]string{"axis": "dim", "keepdims": "keepdim", "dtype": "to", "to": "dtype"}
+	if alias, ok := aliases[name]; ok && contains(valid, alias) {
+		return fmt.Sprintf("; %s is called %s here", name, alias)
+	}
+	if near := nearest(name, valid); near != "" {
+		return fmt.Sprintf("; did you mean %s?", near)
+	}
+	return ""
+}
+
+func errorClassNames() []string {
+	names := make([]string, len(ErrorClasses))
+	for i, c := range ErrorClasses {
+		names[i] = string(c)
+	}
+	return names
 }

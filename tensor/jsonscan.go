@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"unicode/utf8"
 )
 
 // The codec reads a line in place: once encoding/json has checked that the
@@ -119,7 +120,7 @@ func valueEnd(data []byte, i int) int {
 
 // unquoteKey returns the text of a JSON string.
 func unquoteKey(quoted []byte) string {
-	if len(quoted) >= 2 && !containsByte(quoted, '\\') {
+	if len(quoted) >= 2 && !containsByte(quoted, '\\') && utf8.Valid(quoted) {
 		return string(quoted[1 : len(quoted)-1])
 	}
 	var s string
