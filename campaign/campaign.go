@@ -37,9 +37,11 @@ type Config struct {
 	Shard, Shards int           // run the cases i ≡ Shard (mod Shards); default 0/1
 	OutDir        string        // default "tfuzz-out"
 	Resume        bool          // continue the campaign checkpointed in OutDir
+	Force         bool          // start a new campaign in an OutDir that holds one (its findings are kept)
 	Progress      io.Writer     // progress lines; nil: none
 	ProgressEvery time.Duration // default 5s
 	MaxShrinkRuns int           // evaluations spent shrinking one finding; default 2000
+	MaxShrinkTime time.Duration // time spent shrinking one finding; default 30s
 	// StopAfterFindings ends the campaign once this run has written that
 	// many new findings (0: no limit); cases in flight finish first.
 	StopAfterFindings int
@@ -54,7 +56,9 @@ type Stats struct {
 	NewFindings      int   // signatures first written by this run
 	Findings         int   // signatures in the findings folder
 	Elapsed          time.Duration
+	From             int64 // the checkpoint this run started from (0 for a new campaign)
 	Next             int64 // the checkpoint: index of the first case not yet done
+	Interrupted      bool  // ctx was cancelled (a signal): cases in flight were left for a resume
 	ShrunkElements   []int // per new finding: elements of the shrunk case
 	OriginalElements []int // per new finding: elements of the case that first showed it
 	// FoundAt is, per new finding, when it was written (after shrinking),
@@ -63,28 +67,33 @@ type Stats struct {
 }
 
 // Run runs the campaign until its duration or case limit is reached or ctx
-// is done, and returns what it did. Findings are in OutDir/findings.
+// is done, and returns what it did. Findings are in OutDir/findings. The
+// duration ends the drawing of cases; ctx (a signal) also cancels the
+// shrinking and the backend calls in flight, whose cases a resume redoes.
+// Errors in the configuration or the output folder are *InputError.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
 	cfg.Defaults()
 	if len(cfg.Targets) == 0 {
-		return Stats{}, fmt.Errorf("no backend claims any of the selected profiles")
+		return Stats{}, &InputError{fmt.Errorf("no backend claims any of the selected profiles")}
 	}
+	lock, st, err := openCampaign(cfg)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer lock.Unlock()
 	store, err := openStore(cfg.OutDir)
 	if err != nil {
-		return Stats{}, err
+		return Stats{}, &InputError{err}
 	}
-	st, err := loadOrStartState(cfg)
-	if err != nil {
-		return Stats{}, err
-	}
-	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.GenCase(cfg.Gen)}
+	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.GenCase(cfg.Gen), ctx: ctx}
 	r.next.Store(st.Next)
+	drawing := ctx // drawing new cases stops at the duration, StopAfterFindings or ctx
 	if cfg.Duration > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
+		drawing, cancel = context.WithTimeout(drawing, cfg.Duration)
 		defer cancel()
 	}
-	ctx, r.stop = context.WithCancel(ctx)
+	drawing, r.stop = context.WithCancel(drawing)
 	defer r.stop()
 	r.inflight = make([]atomic.Int64, cfg.Workers)
 	var wg sync.WaitGroup
@@ -93,11 +102,11 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			r.work(ctx, w)
+			r.work(drawing, w)
 		}(w)
 	}
 	done := make(chan struct{})
-	go r.report(ctx, done)
+	go r.report(done)
 	wg.Wait()
 	close(done)
 	r.checkpoint()
@@ -122,6 +131,9 @@ func (c *Config) Defaults() {
 	if c.MaxShrinkRuns <= 0 {
 		c.MaxShrinkRuns = 2000
 	}
+	if c.MaxShrinkTime <= 0 {
+		c.MaxShrinkTime = 30 * time.Second
+	}
 }
 
 type runner struct {
@@ -131,7 +143,8 @@ type runner struct {
 	first    int64 // the checkpoint this run started from; MaxCases counts from it
 	start    time.Time
 	gen      interface{ Example(...int) *tensor.Case }
-	stop     context.CancelFunc // ends the campaign early (StopAfterFindings)
+	ctx      context.Context    // cancels what is in flight (a signal)
+	stop     context.CancelFunc // ends the drawing of cases early (StopAfterFindings)
 	next     atomic.Int64       // next local index to hand out
 	inflight []atomic.Int64
 	cases    atomic.Int64
@@ -154,43 +167,51 @@ func caseSeed(seed uint64, i int64) uint64 {
 	return h.Sum64()
 }
 
-func (r *runner) work(ctx context.Context, w int) {
-	for ctx.Err() == nil && r.firstErr() == nil {
+func (r *runner) work(drawing context.Context, w int) {
+	for drawing.Err() == nil && r.firstErr() == nil {
 		j := r.next.Add(1) - 1
 		if r.cfg.MaxCases > 0 && j >= r.first+r.cfg.MaxCases {
 			return
 		}
 		r.inflight[w].Store(j)
-		r.runCase(j)
+		if !r.runCase(j) {
+			return // interrupted: j stays in flight, so the checkpoint stays below it
+		}
 		r.inflight[w].Store(-1)
 	}
 }
 
-// runCase draws, checks and (on a divergence) shrinks and stores local case j.
-func (r *runner) runCase(j int64) {
+// runCase draws, checks and (on a divergence) shrinks and stores local case
+// j. It reports false when a signal interrupted the check of the case.
+func (r *runner) runCase(j int64) (done bool) {
 	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
 	seed := caseSeed(r.cfg.Seed, i)
 	target := r.cfg.Targets[seed%uint64(len(r.cfg.Targets))]
 	c := r.gen.Example(int(seed >> 1))
 	r.cases.Add(1)
 	if !target.Backend.Supports(target.Profile, c) {
-		return
+		return true
+	}
+	b := withContext(r.ctx, target.Backend)
+	f := props.Differential(b, target.Profile, c)
+	if b.interrupted() {
+		r.cases.Add(-1)
+		return false
 	}
 	r.checked.Add(1)
-	f := props.Differential(target.Backend, target.Profile, c)
 	if f == nil {
-		return
+		return true
 	}
 	r.diverged.Add(1)
 	if r.store.seen(f.Signature()) {
-		return
+		return true
 	}
 	original := caseElements(c)
 	shrunk := r.shrink(f)
 	isNew, err := r.store.add(shrunk, FindingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
 	if err != nil {
 		r.fail(err)
-		return
+		return true
 	}
 	r.store.markSeen(f.Signature())
 	if isNew {
@@ -202,17 +223,24 @@ func (r *runner) runCase(j int64) {
 		}
 		r.mu.Unlock()
 	}
+	return true
 }
 
-// shrink minimizes a finding of one of the campaign's targets.
+// shrink minimizes a finding of one of the campaign's targets, for at most
+// MaxShrinkTime (the drawing of cases may have ended meanwhile: a finding
+// found at the last moment is still shrunk).
 func (r *runner) shrink(f *props.Finding) *props.Finding {
-	return ShrinkFinding(targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
+	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.MaxShrinkTime)
+	defer cancel()
+	return ShrinkFinding(ctx, targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
 }
 
 // ShrinkFinding minimizes a finding of backend b while b keeps diverging on
 // the same profile with the same kind of divergence and the same outcome
-// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0).
-func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
+// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0). It
+// stops when ctx is done and returns the smallest finding confirmed so far;
+// a backend call that ctx interrupted confirms nothing.
+func ShrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
 	if maxRuns <= 0 {
 		maxRuns = 2000
 	}
@@ -220,11 +248,12 @@ func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Findi
 	runs := 0
 	props.Shrink(f.Case, func(c *tensor.Case) bool {
 		runs++
-		if runs > maxRuns {
+		if runs > maxRuns || ctx.Err() != nil {
 			return false
 		}
-		g := props.Differential(b, f.Profile, c)
-		if g == nil || !sameFailure(f, g) {
+		cb := withContext(ctx, b)
+		g := props.Differential(cb, f.Profile, c)
+		if cb.interrupted() || g == nil || !sameFailure(f, g) {
 			return false
 		}
 		best = g
@@ -293,7 +322,7 @@ func (r *runner) checkpoint() {
 	}
 }
 
-func (r *runner) report(ctx context.Context, done <-chan struct{}) {
+func (r *runner) report(done <-chan struct{}) {
 	t := time.NewTicker(r.cfg.ProgressEvery)
 	defer t.Stop()
 	for {
@@ -319,7 +348,8 @@ func (r *runner) progressLine() {
 
 func (r *runner) stats() Stats {
 	s := Stats{Seed: r.cfg.Seed, Cases: r.cases.Load(), Checked: r.checked.Load(), Divergent: r.diverged.Load(),
-		Findings: r.store.count(), Elapsed: time.Since(r.start), Next: r.state.Next}
+		Findings: r.store.count(), Elapsed: time.Since(r.start), From: r.first, Next: r.state.Next,
+		Interrupted: r.ctx.Err() != nil}
 	for _, sz := range r.newSizes {
 		s.OriginalElements = append(s.OriginalElements, sz[0])
 		s.ShrunkElements = append(s.ShrunkElements, sz[1])

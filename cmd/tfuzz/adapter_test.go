@@ -12,7 +12,6 @@ import (
 const (
 	plantedAdapter   = "exec:sh ../../impls/adapter/testdata/planted.sh"
 	referenceAdapter = "../../impls/adapter/python/tfuzz_adapter.py"
-	debianPython     = "/usr/bin/python3"
 )
 
 // TestEvalBackendSurvivesCrashes: eval --backend exec:... gives a planted
@@ -65,9 +64,14 @@ func TestRunAndReproWithAdapter(t *testing.T) {
 	if !strings.Contains(string(data), `"backend":"`+plantedAdapter) && !strings.Contains(string(data), `"backend": "`+plantedAdapter) {
 		t.Errorf("the finding does not name the exec backend:\n%s", data)
 	}
+	// a finding is a file from anyone: its command runs only when allowed
 	code, out, stderr = runTfuzz(t, "repro", files[0])
+	if code != exitUsage || !strings.Contains(stderr, plantedAdapter) || !strings.Contains(stderr, "--allow-exec") || out != "" {
+		t.Errorf("repro without --allow-exec: exit %d, want 2 with the command shown and nothing run\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runTfuzz(t, "repro", "--allow-exec", files[0])
 	if code != exitDiverged || !strings.Contains(out, "still diverges") {
-		t.Errorf("repro: exit %d\n%s%s", code, out, stderr)
+		t.Errorf("repro --allow-exec: exit %d\n%s%s", code, out, stderr)
 	}
 }
 
