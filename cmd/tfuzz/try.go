@@ -73,6 +73,7 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fl.errorf("--backend: %v", err)
 		}
 		defer closeBackend(b)
+		fmt.Fprintf(stderr, "tfuzz try: backend %s\n", describeBackend(b))
 		backend = boundBackend{b, ctx}
 	}
 	for i, c := range cases {
