@@ -79,8 +79,8 @@ func openCampaign(cfg Config) (*Lock, *state, error) {
 			old.Targets, old.Generator = fresh.Targets, fresh.Generator
 		}
 		if cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "tfuzz: resuming the campaign in %s: seed %d, shard %d/%d, at case %d (%d done)\n",
-				cfg.OutDir, old.Seed, old.Shard, old.Shards, old.Next, old.Next)
+			fmt.Fprintf(cfg.Progress, "tfuzz: resuming the campaign in %s at case %d: seed %d, shard %d/%d, %d targets, %d workers\n",
+				cfg.OutDir, old.Next, old.Seed, old.Shard, old.Shards, len(cfg.Targets), cfg.Workers)
 		}
 		return lock, old, nil
 	case exists && !cfg.Force:
@@ -90,6 +90,10 @@ func openCampaign(cfg Config) (*Lock, *state, error) {
 	}
 	if err := fresh.save(cfg.OutDir); err != nil {
 		return fail(&InputError{fmt.Errorf("output folder: %w", err)})
+	}
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "tfuzz: campaign seed %d, shard %d/%d, %d targets, %d workers, out %s\n",
+			cfg.Seed, cfg.Shard, cfg.Shards, len(cfg.Targets), cfg.Workers, cfg.OutDir)
 	}
 	return lock, fresh, nil
 }

@@ -88,9 +88,6 @@ func runCampaign(ctx context.Context, o runOptions, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 	defer closeTargets(cfg.Targets)
-	cfg.Defaults()
-	fmt.Fprintf(stderr, "tfuzz run: seed %d, shard %d/%d, %d targets, %d workers, out %s\n",
-		cfg.Seed, cfg.Shard, cfg.Shards, len(cfg.Targets), cfg.Workers, cfg.OutDir)
 	st, err := campaign.Run(ctx, cfg)
 	var inErr *campaign.InputError
 	switch {
