@@ -148,15 +148,22 @@ func describeBackend(b tensor.Backend) string {
 
 // evalOne is the outcome of c under profile p: the model's, or the backend's
 // (a Go panic of the backend becomes a panic outcome that says so).
+// A signal interrupts it (the outcome then says so, and the caller stops).
 func evalOne(ctx context.Context, o evalOptions, p string, c *tensor.Case) tensor.Outcome {
-	if o.backend == nil {
-		return model.Eval(p, c)
+	out, ok := interruptible(ctx, func() tensor.Outcome {
+		if o.backend == nil {
+			return model.Eval(p, c)
+		}
+		if !o.backend.Supports(p, c) {
+			return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
+		}
+		got, _, _ := props.SafeEval(boundBackend{o.backend, ctx}, p, c)
+		return got
+	})
+	if !ok {
+		return tensor.UnsupportedOutcome("tfuzz: interrupted")
 	}
-	if !o.backend.Supports(p, c) {
-		return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
-	}
-	got, _, _ := props.SafeEval(boundBackend{o.backend, ctx}, p, c)
-	return got
+	return out
 }
 
 // caseFiles expands directories into the .jsonl files below them, sorted.
@@ -310,6 +317,9 @@ func (e *evaluator) evalCase(c *tensor.Case) error {
 	}
 	got := func(p string) tensor.Outcome {
 		out := evalOne(e.ctx, o, p, c)
+		if e.ctx.Err() != nil {
+			return out // not printed or counted: the command ends
+		}
 		line := e.tally(c, p, out)
 		if !quiet {
 			fmt.Fprintln(e.stdout, line)

@@ -98,8 +98,8 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %s does not serve profile %s (it serves %v)\n", path, b.Name(), sf.Info.Profile, b.Profiles())
 		return exitUsage
 	}
-	f := props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case)
-	if ctx.Err() != nil {
+	f, ok := interruptible(ctx, func() *props.Finding { return props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case) })
+	if !ok || ctx.Err() != nil {
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n", path, b.Name(), sf.Info.Profile, sf.Case.Describe())

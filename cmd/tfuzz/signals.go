@@ -31,7 +31,7 @@ func withSignals(parent context.Context, stderr io.Writer) (ctx context.Context,
 			case sig := <-ch:
 				n := signalNumber(sig)
 				if first.CompareAndSwap(0, int32(n)) {
-					fmt.Fprintf(stderr, "\ntfuzz: %v: stopping; writing what was found (again to exit at once)\n", sig)
+					fmt.Fprintf(stderr, "\ntfuzz: %v: stopping, keeping what was found (again to exit at once)\n", sig)
 					cancel()
 					continue
 				}
@@ -53,4 +53,23 @@ func signalNumber(sig os.Signal) int {
 		return int(s)
 	}
 	return int(syscall.SIGINT)
+}
+
+// interruptible runs f and returns its result, or returns early (ok false)
+// when ctx is done first: the model evaluates a case in one uninterruptible
+// call, which for a large case may take minutes (candle's and burn's cumsum
+// are quadratic), and a signal must not wait for it. f then runs on until
+// tfuzz exits.
+func interruptible[T any](ctx context.Context, f func() T) (result T, ok bool) {
+	if ctx.Done() == nil {
+		return f(), true
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case r := <-done:
+		return r, true
+	case <-ctx.Done():
+		return result, false
+	}
 }

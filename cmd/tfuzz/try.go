@@ -83,14 +83,14 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if ctx.Err() != nil {
 			return exitUsage
 		}
-		printTry(stdout, c, profiles, backend)
+		printTry(ctx, stdout, c, profiles, backend)
 	}
 	return exitClean
 }
 
 // printTry prints one case's outcomes, one row per profile, then what each
 // rule named says.
-func printTry(w io.Writer, c *tensor.Case, profiles []string, backend tensor.Backend) {
+func printTry(ctx context.Context, w io.Writer, c *tensor.Case, profiles []string, backend tensor.Backend) {
 	fmt.Fprintln(w, c.Describe())
 	fmt.Fprintln(w)
 	header := []string{"profile", "model"}
@@ -100,7 +100,10 @@ func printTry(w io.Writer, c *tensor.Case, profiles []string, backend tensor.Bac
 	rows := [][]string{append(header, "rules")}
 	var rules []string
 	for _, p := range profiles {
-		want := model.Eval(p, c)
+		want, ok := interruptible(ctx, func() tensor.Outcome { return model.Eval(p, c) })
+		if !ok {
+			return
+		}
 		row := []string{p, tryCell(want)}
 		if backend != nil {
 			got := tensor.UnsupportedOutcome("not served by the backend")
