@@ -127,7 +127,7 @@ func (f *Finding) Profiles() []string {
 
 // Title says in one line what differs and where.
 func (f *Finding) Title() string {
-	what := string(f.Compare.Divergence)
+	var what string
 	switch {
 	case f.Panicked:
 		what = "the backend's Go code panicked"

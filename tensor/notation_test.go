@@ -106,7 +106,7 @@ func TestNotationQuotesAmbiguousLiterals(t *testing.T) {
 	for _, lit := range []string{"[1,\n2]", `"x"`, "[1] dim=0", " 3", "", "1\u0085import os", "a\u2028b"} {
 		c := &tensor.Case{Op: "from_literal", Args: []tensor.Arg{}, Attrs: tensor.Attrs{Literal: &lit}}
 		text := c.Describe()
-		if strings.ContainsAny(text, "\n\x85") {
+		if strings.ContainsAny(text, "\n\u0085\u2028") {
 			t.Errorf("Describe of literal %q spans lines: %q", lit, text)
 		}
 		checkRoundTrip(t, c, text)

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -287,6 +286,3 @@ func (t *Tensor) format(limit int) string {
 	b.WriteByte(']')
 	return b.String()
 }
-
-// isNaNBits reports whether raw bits of the float dtype d encode a NaN.
-func isNaNBits(b uint64, d DType) bool { return math.IsNaN(bitsToFloat(b, d)) }
