@@ -54,6 +54,7 @@ func TestExitCodes(t *testing.T) {
 	good := writeFile(t, "good.jsonl", addCase+"\n")
 	amplified := writeFile(t, "amplified.jsonl", `{"op": "add", "args": [{"dtype": "i8", "shape": [65536, 1], "data": [`+
 		strings.Repeat("1,", 65535)+`1]}, {"dtype": "i8", "shape": [1, 65536], "data": [`+strings.Repeat("1,", 65535)+`1]}]}`+"\n")
+	emptyDim := writeFile(t, "empty-dim.jsonl", `{"op": "sum", "args": [{"dtype": "u8", "shape": [0, 16777216, 16777216], "data": []}], "attrs": {"dim": 0}}`+"\n")
 	seed42 := `{"tfuzz": "0.1.0", "seed": 42, "shard": 0, "shards": 1, "next": 10}`
 	locked := t.TempDir()
 	lock, err := campaign.LockDir(locked, "a test")
@@ -85,6 +86,7 @@ func TestExitCodes(t *testing.T) {
 		{"try", []string{"try", "-p", "numpy", "floor_div(i8[-128], i8[-1])"}, exitClean, "python.int.min-by-minus-one"},
 
 		{"eval: result amplified past 2^24 elements", []string{"eval", "-p", "numpy", amplified}, exitUsage, "OutOfRange: its result would have up to 4294967296 elements"},
+		{"eval: a reduction of an empty dim amplified to 2^48", []string{"eval", emptyDim}, exitUsage, "up to 281474976710656 elements"},
 		{"eval: budget flag", []string{"eval", "--max-case-mb", "0", good}, exitUsage, "--max-case-mb must be positive"},
 		{"eval: unknown backend", []string{"eval", "--backend", "cpux", good}, exitUsage, `did you mean "cpu"`},
 		{"eval: unknown op lists near ones", []string{"eval", "--op", "floordiv", good}, exitUsage, `did you mean "floor_div"`},
