@@ -117,3 +117,21 @@ func TestEvalBackendNumPyOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonBackend: the built-in python backend runs the embedded
+// reference adapter with the chosen Python, says which, and its findings
+// name it "python" (so that replaying one runs tfuzz's own adapter).
+func TestPythonBackend(t *testing.T) {
+	code, _, stderr := runTfuzz(t, "try", "--python", "/nonexistent/python3", "--backend", "python", "neg(i8[1])")
+	if code != exitUsage || !strings.Contains(stderr, "the Python /nonexistent/python3 (chosen by --python) cannot run the adapter") {
+		t.Errorf("a missing Python: exit %d, stderr %q", code, stderr)
+	}
+	if !hasFrameworks(debianPython) {
+		t.Skipf("%s has no NumPy, PyTorch or JAX (apt-get install python3-numpy)", debianPython)
+	}
+	code, out, stderr := runTfuzz(t, "try", "--python", debianPython, "--backend", "python", "-p", "numpy", "add(u8[200, 1], 100)")
+	if code != exitClean || !strings.Contains(out, "u8[2] [44, 101]") || !strings.Contains(out, " ok ") ||
+		!strings.Contains(stderr, "Python: "+debianPython+" (chosen by --python)") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -112,7 +112,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer closeBackend(b)
 		for _, p := range o.profiles {
 			if !contains(b.Profiles(), p) {
-				fmt.Fprintf(stderr, "tfuzz eval: --profile: backend %s does not serve %q (it serves %v)\n", b.Name(), p, b.Profiles())
+				fmt.Fprintf(stderr, "tfuzz eval: --profile: %s\n", notServed(b, p))
 				return exitUsage
 			}
 		}

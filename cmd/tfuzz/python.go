@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/tfuzz/tfuzz/campaign"
@@ -55,9 +56,9 @@ func choosePython() (path, why string) {
 	case os.Getenv(envPython) != "":
 		return os.Getenv(envPython), "$" + envPython
 	case hasFrameworks(debianPython):
-		return debianPython, debianPython + " has a framework"
+		return debianPython, "default: it has NumPy, PyTorch or JAX"
 	}
-	return "python3", debianPython + " has no framework; python3 on PATH"
+	return "python3", "default: python3 on PATH, as " + debianPython + " has no framework"
 }
 
 // hasFrameworks reports whether python finds numpy, torch or jax (without importing them).
@@ -95,6 +96,21 @@ func pythonNotes(h adapter.Handshake) []string {
 		notes = append(notes, fmt.Sprintf("%s: %s", python, n))
 	}
 	return notes
+}
+
+// notServed says why backend b does not serve profile p: for the python
+// backend, what its Python lacks.
+func notServed(b tensor.Backend, p string) string {
+	s := fmt.Sprintf("backend %s does not serve %q (it serves %v)", b.Name(), p, b.Profiles())
+	if a, ok := b.(interface{ Handshake() adapter.Handshake }); ok && b.Name() == pythonBackend {
+		python, _ := choosePython()
+		for _, n := range a.Handshake().Notes {
+			if fw, _, _ := strings.Cut(n, ":"); strings.HasPrefix(p, map[string]string{"torch": "pytorch", "numpy": "numpy", "jax": "jax"}[fw]) {
+				s += fmt.Sprintf("; the Python %s: %s (choose another with --python or $%s)", python, n, envPython)
+			}
+		}
+	}
+	return s
 }
 
 // referenceScriptPath writes the built-in adapter script to the user's

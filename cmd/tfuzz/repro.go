@@ -95,7 +95,7 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 	}
 	defer closeBackend(b)
 	if !contains(b.Profiles(), sf.Info.Profile) {
-		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %s does not serve profile %s (it serves %v)\n", path, b.Name(), sf.Info.Profile, b.Profiles())
+		fmt.Fprintf(stderr, "tfuzz repro: %s: %s\n", path, notServed(b, sf.Info.Profile))
 		return exitUsage
 	}
 	f, ok := interruptible(ctx, func() *props.Finding { return props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case) })

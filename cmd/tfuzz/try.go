@@ -106,7 +106,7 @@ func printTry(ctx context.Context, w io.Writer, c *tensor.Case, profiles []strin
 		}
 		row := []string{p, tryCell(want)}
 		if backend != nil {
-			got := tensor.UnsupportedOutcome("not served by the backend")
+			got := tensor.UnsupportedOutcome("not served here")
 			mark := ""
 			if contains(backend.Profiles(), p) && backend.Supports(p, c) {
 				got = backend.Eval(p, c)
