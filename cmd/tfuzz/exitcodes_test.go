@@ -103,6 +103,8 @@ func TestExitCodes(t *testing.T) {
 		{"run: resume and force", run("--resume", "--force"), exitUsage, "contradict"},
 		{"run: a folder in use", run("--out", locked), exitUsage, "in use by another tfuzz process (pid"},
 		{"run: out is a file", run("--out", file), exitUsage, "output folder"},
+		{"run: a corrupt finding in the folder", run("--force", "--out", filepath.Dir(filepath.Dir(
+			hostileFinding(t, t.TempDir(), `"profile":"numpy"`, `"profile":7`)))), exitUsage, "x.jsonl:1: finding"},
 		{"run: no backend for the profile", run("-p", "candle/metal"), exitUsage, "no backend claims"},
 		{"run: unknown dtype", run("--dtype", "f8"), exitUsage, `unknown dtype "f8"`},
 		{"run: endless", []string{"run", "--duration", "0"}, exitUsage, "never end"},
