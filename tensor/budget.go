@@ -16,11 +16,14 @@ type Cost struct {
 	ResultElements int64
 }
 
-// BytesPerElement is what one element of a case costs an evaluator at most,
-// measured on the model at 2^22 to 2^24 elements (cmd/tfuzz's
-// TestBudgetBoundsMemory): the stored word, the exact intermediate values of
-// the model's element loop and the copies the Rust profiles make.
-const BytesPerElement = 48
+// BytesPerElement is what one element of a case (input or result) costs
+// tfuzz eval at most: the decoded line, the stored words, the model's
+// intermediate values and the copies the Rust profiles make. Measured as
+// peak RSS with the heap held near live (GOMEMLIMIT=32MiB), over all 18
+// profiles, at 2^20 elements: 17 to 25 bytes for elementwise ops, casts,
+// reductions and index_select, 29 to 33 for arange, zeros and broadcasts,
+// 40 for complex elements (two words each).
+const BytesPerElement = 40
 
 // Bytes is the memory the cost stands for when the outcomes of held
 // evaluations (profiles) are kept at once.
@@ -36,9 +39,11 @@ type Budget struct {
 	MaxBytes          int64 // estimated bytes, Cost.Bytes (default DefaultBudgetBytes)
 }
 
-// DefaultBudgetBytes lets one result of MaxElements elements, with inputs
-// of as many, be evaluated while tfuzz stays under 1 GiB.
-const DefaultBudgetBytes = 2 * MaxElements * BytesPerElement
+// DefaultBudgetBytes (640 MiB) lets a case of MaxElements elements, inputs
+// and result together (arange(0, 2^24), a unary op on 2^23), be evaluated
+// while tfuzz, whose Go heap is held under 800 MiB (cmd/tfuzz), stays under
+// 1 GB.
+const DefaultBudgetBytes = MaxElements * BytesPerElement
 
 // DefaultBudget is the budget every command applies unless told otherwise.
 var DefaultBudget = Budget{MaxResultElements: MaxElements, MaxBytes: DefaultBudgetBytes}

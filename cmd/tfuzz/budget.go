@@ -8,8 +8,9 @@ import (
 
 // memoryLimit is the soft limit of the Go heap (debug.SetMemoryLimit): the
 // collector works harder as the heap nears it, so that garbage never pushes
-// tfuzz over 1 GB while what is live stays within the per-case budget.
-const memoryLimit = 900 << 20
+// tfuzz over 1 GB while what is live stays within the per-case budget
+// (tensor.DefaultBudgetBytes, 640 MiB).
+const memoryLimit = 800 << 20
 
 func init() {
 	// GOMEMLIMIT, when set, is the user's choice.

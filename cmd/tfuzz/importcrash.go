@@ -132,7 +132,7 @@ func (imp importer) importCrash(path string) (int, error) {
 		return exitUsage, fmt.Errorf("%s: not a crash input tfuzz can read (as a %s): %v", path, format, err)
 	}
 	source := fmt.Sprintf("tfuzz %s import-crash of %s (%s, sha1 %x)", campaign.Version, filepath.Base(path), format, sha1.Sum(raw))
-	if err := imp.budget.Check(c, 1); err != nil {
+	if err := imp.budget.Check(c, 2); err != nil { // the model's outcome and the backend's
 		return exitUsage, fmt.Errorf("%s: %v", path, err)
 	}
 	fmt.Fprintf(stdout, "%s: %s: %s\n", path, format, c.Describe())

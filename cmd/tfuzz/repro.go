@@ -80,7 +80,7 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 			"  not run: give --allow-exec if you trust this file, or --backend to replay it elsewhere\n", path, name)
 		return exitUsage
 	}
-	if err := budget.Check(sf.Case, 1); err != nil {
+	if err := budget.Check(sf.Case, 2); err != nil { // the model's outcome and the backend's
 		fmt.Fprintf(stderr, "tfuzz repro: %s: %v\n", path, err)
 		return exitUsage
 	}

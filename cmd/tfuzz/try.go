@@ -54,13 +54,17 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		profiles = model.Names()
 	}
 	budget := tensor.Budget{MaxBytes: int64(*maxCaseMB) << 20}
+	held := 1
+	if backendName != "" {
+		held = 2 // the model's outcome and the backend's
+	}
 	var cases []*tensor.Case
 	for _, expr := range fl.Args() {
 		c, err := tensor.ParseCase(expr)
 		if err != nil {
 			return fl.errorf("%q: %v", expr, err)
 		}
-		if err := budget.Check(c, 1); err != nil {
+		if err := budget.Check(c, held); err != nil {
 			return fl.errorf("%q: %v", expr, err)
 		}
 		cases = append(cases, c)
