@@ -51,7 +51,8 @@ func runOps(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "%-44s %s\n", call, op.Doc)
 		}
-		fmt.Fprintln(stdout, "\ntfuzz ops OP describes an op's arguments and attrs in full.")
+		fmt.Fprintln(stdout, "\n! marks a required attr; a and b of a binary op may be a tensor or a host scalar; most ops also take")
+		fmt.Fprintln(stdout, "tolerance_ulps. tfuzz ops OP describes an op's arguments and attrs in full.")
 		return exitClean
 	}
 	for i, name := range fl.Args() {
