@@ -216,13 +216,12 @@ type node struct {
 	text  string
 	list  []node
 	isLst bool
-	pos   int
 }
 
 func (p *notationParser) parseNode() (node, error) {
 	p.space()
 	if p.peek() != '[' {
-		n := node{pos: p.pos, text: p.word()}
+		n := node{text: p.word()}
 		if n.text == "" && p.peek() == '?' {
 			p.pos++
 			n.text = "?"
@@ -232,7 +231,7 @@ func (p *notationParser) parseNode() (node, error) {
 		}
 		return n, nil
 	}
-	n := node{isLst: true, pos: p.pos}
+	n := node{isLst: true}
 	p.pos++
 	p.space()
 	if strings.HasPrefix(p.s[p.pos:], "...") {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfuzz/tfuzz/impls/adapter"
 )
 
 // The adapter's planted test script and the reference adapter, seen from this package.
@@ -133,5 +135,16 @@ func TestPythonBackend(t *testing.T) {
 	if code != exitClean || !strings.Contains(out, "u8[2] [44, 101]") || !strings.Contains(out, " ok ") ||
 		!strings.Contains(stderr, "Python: "+debianPython+" (chosen by --python)") {
 		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestShellQuoteSplitsBack: the python backend's command line names its
+// interpreter and script as one word each, whatever their paths hold.
+func TestShellQuoteSplitsBack(t *testing.T) {
+	for _, path := range []string{"/usr/bin/python3", "/opt/my python/bin/python3", "/tmp/it's/python", `C:\Python\python.exe`, "python3; rm -rf ~"} {
+		_, argv, err := adapter.SplitCommand(shellQuote(path) + " " + shellQuote("/cache dir/a.py"))
+		if err != nil || len(argv) != 2 || argv[0] != path || argv[1] != "/cache dir/a.py" {
+			t.Errorf("%q: split back as %q (%v)", path, argv, err)
+		}
 	}
 }

@@ -137,20 +137,8 @@ func shellQuote(s string) string {
 	for _, r := range s {
 		if !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ':' ||
 			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')) {
-			return "'" + escapeSingle(s) + "'"
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}
 	return s
-}
-
-func escapeSingle(s string) string {
-	out := ""
-	for _, r := range s {
-		if r == '\'' {
-			out += `'\''`
-			continue
-		}
-		out += string(r)
-	}
-	return out
 }
