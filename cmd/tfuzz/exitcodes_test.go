@@ -188,3 +188,22 @@ func TestHostileIDStaysInOut(t *testing.T) {
 		t.Errorf("want the repro programs in one folder under %s/repro, got %v", out, files)
 	}
 }
+
+// TestMainJobContinues: tfuzz with no command, run twice, continues the
+// campaign in tfuzz-out instead of replacing its checkpoint.
+func TestMainJobContinues(t *testing.T) {
+	t.Chdir(t.TempDir())
+	args := []string{"--duration", "0", "--max-cases", "30", "--backend", "cpu", "--op", "neg", "--workers", "1"}
+	if code, out, stderr := runTfuzz(t, args...); code != exitClean {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr := runTfuzz(t, args...)
+	if code != exitClean || !strings.Contains(stderr, "tfuzz-out holds a campaign: continuing it") ||
+		!strings.Contains(stderr, "resuming the campaign in tfuzz-out at case 30") {
+		t.Errorf("second run: exit %d\n%s%s", code, out, stderr)
+	}
+	st, err := campaign.ReadState("tfuzz-out")
+	if err != nil || st.Next != 60 {
+		t.Errorf("checkpoint %+v (%v), want 60 cases done", st, err)
+	}
+}

@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 	}()
 	if len(args) == 0 {
-		return runDefault(ctx, stdout, stderr)
+		return runDefault(ctx, nil, stdout, stderr)
 	}
 	switch args[0] {
 	case "-h", "--help":
@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	if args[0] != "" && args[0][0] == '-' {
 		// flags without a command are the main job's: tfuzz --duration 10s
-		return runRun(ctx, args, stdout, stderr)
+		return runDefault(ctx, args, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "tfuzz: unknown command %q\n\n", args[0])
 	usage(stderr)
