@@ -11,6 +11,15 @@ import (
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
+// TestMain lets a test run this binary as tfuzz itself (TFUZZ_BE_MAIN=1),
+// so that signals and exit codes are those of the real process.
+func TestMain(m *testing.M) {
+	if os.Getenv("TFUZZ_BE_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
 func runTfuzz(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -13,15 +15,6 @@ import (
 	"testing"
 	"time"
 )
-
-// TestMain lets a test run this binary as tfuzz itself (TFUZZ_BE_MAIN=1),
-// so that signals and exit codes are those of the real process.
-func TestMain(m *testing.M) {
-	if os.Getenv("TFUZZ_BE_MAIN") == "1" {
-		main()
-	}
-	os.Exit(m.Run())
-}
 
 // startTfuzz runs tfuzz with args as a child process.
 func startTfuzz(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
