@@ -38,13 +38,11 @@ type Config struct {
 	Shard, Shards int           // run the cases i ≡ Shard (mod Shards); default 0/1
 	OutDir        string        // default "tfuzz-out"
 	Resume        bool          // continue the campaign checkpointed in OutDir
+	Force         bool          // start a new campaign in an OutDir that holds one (its findings are kept)
 	Progress      io.Writer     // progress lines; nil: none
 	ProgressEvery time.Duration // default 5s
 	MaxShrinkRuns int           // evaluations spent shrinking one finding; default 2000
-	// MaxShrinkTime bounds the time spent shrinking one finding (default
-	// 20s): a finding on a tier-sized case costs milliseconds per
-	// evaluation. Shrinking also ends with the campaign.
-	MaxShrinkTime time.Duration
+	MaxShrinkTime time.Duration // time spent shrinking one finding; default 30s
 	// StopAfterFindings ends the campaign once this run has written that
 	// many new findings (0: no limit); cases in flight finish first.
 	StopAfterFindings int
@@ -63,7 +61,9 @@ type Stats struct {
 	NewFindings      int // signatures first written by this run
 	Findings         int // signatures in the findings folder
 	Elapsed          time.Duration
+	From             int64 // the checkpoint this run started from (0 for a new campaign)
 	Next             int64 // the checkpoint: index of the first case not yet done
+	Interrupted      bool  // ctx was cancelled (a signal): cases in flight were left for a resume
 	ShrunkElements   []int // per new finding: elements of the shrunk case
 	OriginalElements []int // per new finding: elements of the case that first showed it
 	// FoundAt is, per new finding, when it was written (after shrinking),
@@ -72,29 +72,34 @@ type Stats struct {
 }
 
 // Run runs the campaign until its duration or case limit is reached or ctx
-// is done, and returns what it did. Findings are in OutDir/findings.
+// is done, and returns what it did. Findings are in OutDir/findings. The
+// duration ends the drawing of cases; ctx (a signal) also cancels the
+// shrinking and the backend calls in flight, whose cases a resume redoes.
+// Errors in the configuration or the output folder are *InputError.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
 	cfg.Defaults()
 	if len(cfg.Targets) == 0 {
-		return Stats{}, fmt.Errorf("no backend claims any of the selected profiles")
+		return Stats{}, &InputError{fmt.Errorf("no backend claims any of the selected profiles")}
 	}
+	lock, st, err := openCampaign(cfg)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer lock.Unlock()
 	store, err := openStore(cfg.OutDir)
 	if err != nil {
-		return Stats{}, err
+		return Stats{}, &InputError{err}
 	}
-	st, err := loadOrStartState(cfg)
-	if err != nil {
-		return Stats{}, err
-	}
-	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.NewGen(cfg.Gen)}
+	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.NewGen(cfg.Gen), ctx: ctx}
 	r.aimTargets()
 	r.next.Store(st.Next)
+	drawing := ctx // drawing new cases stops at the duration, StopAfterFindings or ctx
 	if cfg.Duration > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
+		drawing, cancel = context.WithTimeout(drawing, cfg.Duration)
 		defer cancel()
 	}
-	ctx, r.stop = context.WithCancel(ctx)
+	drawing, r.stop = context.WithCancel(drawing)
 	defer r.stop()
 	r.inflight = make([]atomic.Int64, cfg.Workers)
 	var wg sync.WaitGroup
@@ -103,11 +108,11 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			r.work(ctx, w)
+			r.work(drawing, w)
 		}(w)
 	}
 	done := make(chan struct{})
-	go r.report(ctx, done)
+	go r.report(done)
 	wg.Wait()
 	close(done)
 	r.checkpoint()
@@ -133,7 +138,7 @@ func (c *Config) Defaults() {
 		c.MaxShrinkRuns = 2000
 	}
 	if c.MaxShrinkTime <= 0 {
-		c.MaxShrinkTime = defaultShrinkTime
+		c.MaxShrinkTime = 30 * time.Second
 	}
 }
 
@@ -144,7 +149,8 @@ type runner struct {
 	first    int64 // the checkpoint this run started from; MaxCases counts from it
 	start    time.Time
 	gen      *props.Gen
-	stop     context.CancelFunc // ends the campaign early (StopAfterFindings)
+	ctx      context.Context    // cancels what is in flight (a signal)
+	stop     context.CancelFunc // ends the drawing of cases early (StopAfterFindings)
 	next     atomic.Int64       // next local index to hand out
 	inflight []atomic.Int64
 
@@ -173,14 +179,16 @@ func caseSeed(seed uint64, i int64) uint64 {
 	return h.Sum64()
 }
 
-func (r *runner) work(ctx context.Context, w int) {
-	for ctx.Err() == nil && r.firstErr() == nil {
+func (r *runner) work(drawing context.Context, w int) {
+	for drawing.Err() == nil && r.firstErr() == nil {
 		j := r.next.Add(1) - 1
 		if r.cfg.MaxCases > 0 && j >= r.first+r.cfg.MaxCases {
 			return
 		}
 		r.inflight[w].Store(j)
-		r.runCase(ctx, j)
+		if !r.runCase(j) {
+			return // interrupted: j stays in flight, so the checkpoint stays below it
+		}
 		r.inflight[w].Store(-1)
 	}
 }
@@ -213,42 +221,49 @@ func (r *runner) drawCase(i int64) (k int, c *tensor.Case, tier int) {
 	return k, c, tier
 }
 
-// runCase draws, checks and (on a divergence) shrinks and stores local case j.
-func (r *runner) runCase(ctx context.Context, j int64) {
+// runCase draws, checks and (on a divergence) shrinks and stores local case
+// j. It reports false when a signal interrupted the check of the case.
+func (r *runner) runCase(j int64) (done bool) {
 	start := time.Now()
 	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
 	k, c, tier := r.drawCase(i)
 	target, count := r.cfg.Targets[k], &r.counts[k]
-	count.cases.Add(1)
 	ti := 0
 	if tier >= 0 {
 		ti = r.tierOf[k][tier]
 	}
-	r.tierCases[ti].Add(1)
 	if !target.Backend.Supports(target.Profile, c) {
+		count.cases.Add(1)
 		count.declined.Add(1)
+		r.tierCases[ti].Add(1)
 		r.tierNanos[ti].Add(int64(time.Since(start)))
-		return
+		return true
 	}
-	f := props.Check(target.Backend, target.Profile, c)
+	b := withContext(r.ctx, target.Backend)
+	f := props.Check(b, target.Profile, c)
+	if b.interrupted() {
+		return false
+	}
+	count.cases.Add(1)
 	count.tally(f)
+	r.tierCases[ti].Add(1)
 	r.tierNanos[ti].Add(int64(time.Since(start)))
 	if !f.Failed() {
-		return
+		return true
 	}
 	if f.Got.HarnessFailure() {
 		r.reportHarness(f)
-		return
+		return true
 	}
 	if r.store.seen(f.Signature()) {
-		return
+		return true
 	}
 	original := caseElements(c)
-	shrunk := r.shrink(ctx, f)
+	shrunk := r.shrink(f)
 	isNew, err := r.store.add(shrunk, FindingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
 	if err != nil {
 		r.fail(err)
-		return
+		return true
 	}
 	r.store.markSeen(f.Signature())
 	if isNew {
@@ -260,42 +275,35 @@ func (r *runner) runCase(ctx context.Context, j int64) {
 		}
 		r.mu.Unlock()
 	}
+	return true
 }
 
-// shrink minimizes a finding of one of the campaign's targets, until the
-// shrink budget is spent or the campaign ends.
-func (r *runner) shrink(ctx context.Context, f *props.Finding) *props.Finding {
-	deadline := time.Now().Add(r.cfg.MaxShrinkTime)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	return shrinkUntil(targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns, deadline, ctx.Done())
+// shrink minimizes a finding of one of the campaign's targets, for at most
+// MaxShrinkTime (the drawing of cases may have ended meanwhile: a finding
+// found at the last moment is still shrunk).
+func (r *runner) shrink(f *props.Finding) *props.Finding {
+	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.MaxShrinkTime)
+	defer cancel()
+	return ShrinkFinding(ctx, targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
 }
-
-// defaultShrinkTime bounds the time ShrinkFinding spends on one finding.
-const defaultShrinkTime = 20 * time.Second
 
 // ShrinkFinding minimizes a finding of backend b while b keeps diverging on
 // the same profile with the same kind of divergence and the same outcome
-// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0) and
-// defaultShrinkTime.
-func ShrinkFinding(b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
-	return shrinkUntil(b, f, maxRuns, time.Now().Add(defaultShrinkTime), nil)
-}
-
-// shrinkUntil is ShrinkFinding with a deadline, ending early when stop is
-// closed; it returns the smallest failing case found so far.
-func shrinkUntil(b tensor.Backend, f *props.Finding, maxRuns int, deadline time.Time, stop <-chan struct{}) *props.Finding {
+// forms, spending at most maxRuns evaluations (2000 when maxRuns <= 0). It
+// stops when ctx is done and returns the smallest finding confirmed so far;
+// a backend call that ctx interrupted confirms nothing.
+func ShrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
 	if maxRuns <= 0 {
 		maxRuns = 2000
 	}
 	best := f
 	runs := 0
-	spent := func() bool { return runs >= maxRuns || time.Now().After(deadline) || isClosed(stop) }
+	spent := func() bool { return runs >= maxRuns || ctx.Err() != nil }
 	props.ShrinkUntil(f.Case, func(c *tensor.Case) bool {
 		runs++
-		g := props.Differential(b, f.Profile, c)
-		if g == nil || !sameFailure(f, g) {
+		cb := withContext(ctx, b)
+		g := props.Differential(cb, f.Profile, c)
+		if cb.interrupted() || g == nil || !sameFailure(f, g) {
 			return false
 		}
 		best = g
@@ -304,13 +312,17 @@ func shrinkUntil(b tensor.Backend, f *props.Finding, maxRuns int, deadline time.
 	return best
 }
 
-func isClosed(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
+// reportHarness prints a harness failure (an adapter that did not start or
+// broke the protocol) once per message: it says nothing about the
+// implementation, so it is neither shrunk nor stored as a finding.
+func (r *runner) reportHarness(f *props.Finding) {
+	r.harnessMu.Lock()
+	defer r.harnessMu.Unlock()
+	if r.harness[f.Got.Message] || r.cfg.Progress == nil {
+		return
 	}
+	r.harness[f.Got.Message] = true
+	fmt.Fprintf(r.cfg.Progress, "tfuzz: harness failure (not a finding): %v\n", f)
 }
 
 func targetBackend(f *props.Finding, targets []Target) tensor.Backend {
@@ -336,19 +348,6 @@ func caseElements(c *tensor.Case) int {
 		}
 	}
 	return n
-}
-
-// reportHarness prints a harness failure (an adapter that did not start or
-// broke the protocol) once per message: it says nothing about the
-// implementation, so it is neither shrunk nor stored as a finding.
-func (r *runner) reportHarness(f *props.Finding) {
-	r.harnessMu.Lock()
-	defer r.harnessMu.Unlock()
-	if r.harness[f.Got.Message] || r.cfg.Progress == nil {
-		return
-	}
-	r.harness[f.Got.Message] = true
-	fmt.Fprintf(r.cfg.Progress, "tfuzz: harness failure (not a finding): %v\n", f)
 }
 
 func (r *runner) fail(err error) {
@@ -391,7 +390,7 @@ func (r *runner) checkpoint() {
 	}
 }
 
-func (r *runner) report(ctx context.Context, done <-chan struct{}) {
+func (r *runner) report(done <-chan struct{}) {
 	t := time.NewTicker(r.cfg.ProgressEvery)
 	defer t.Stop()
 	for {
@@ -424,8 +423,8 @@ func (s Stats) PerCore(n int64) float64 {
 }
 
 func (r *runner) stats() Stats {
-	s := Stats{Seed: r.cfg.Seed, Findings: r.store.count(), Elapsed: time.Since(r.start), Next: r.state.Next,
-		Workers: r.cfg.Workers}
+	s := Stats{Seed: r.cfg.Seed, Findings: r.store.count(), Elapsed: time.Since(r.start), From: r.first,
+		Next: r.state.Next, Interrupted: r.ctx.Err() != nil, Workers: r.cfg.Workers}
 	for k, t := range r.cfg.Targets {
 		c := r.counts[k].snapshot()
 		s.Targets = append(s.Targets, ProfileCounts{Target: t.String(), Counts: c})
@@ -445,4 +444,5 @@ func (r *runner) stats() Stats {
 	s.NewFindings = len(r.newSizes)
 	s.FoundAt = append(s.FoundAt, r.foundAt...)
 	return s
+
 }

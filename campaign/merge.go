@@ -9,13 +9,6 @@ import (
 	"sort"
 )
 
-// InputError is an error in what Merge reads (a missing folder, a corrupt
-// state.json or finding file), as opposed to a failure to write its output.
-type InputError struct{ Err error }
-
-func (e *InputError) Error() string { return e.Err.Error() }
-func (e *InputError) Unwrap() error { return e.Err }
-
 // MergedShard is one input folder of a merge.
 type MergedShard struct {
 	Dir      string `json:"dir"`
@@ -62,6 +55,11 @@ func Merge(out string, dirs []string) (*MergeResult, error) {
 	if len(dirs) == 0 {
 		return nil, &InputError{errors.New("no output folders to merge")}
 	}
+	lock, err := LockDir(out, "tfuzz merge")
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	res := &MergeResult{Out: out}
 	absOut, _ := filepath.Abs(out)
 	type cand struct {

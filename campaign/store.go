@@ -173,10 +173,32 @@ func ReadFinding(path string) (*StoredFinding, error) {
 			if err := json.Unmarshal(f.Value, &sf.Info); err != nil {
 				return nil, fmt.Errorf("%s:1: finding: %w", path, err)
 			}
+			if err := sf.Info.check(); err != nil {
+				return nil, fmt.Errorf("%s:1: finding.%w", path, err)
+			}
+			if _, ok := sf.Case.Expect.Get(sf.Info.Profile); !ok {
+				return nil, fmt.Errorf("%s:1: expect: no outcome for the finding's profile %q", path, sf.Info.Profile)
+			}
 			return sf, nil
 		}
 	}
 	return nil, fmt.Errorf("%s:1: finding: missing (not a tfuzz finding)", path)
+}
+
+// check validates what a finding file says about itself: a finding is
+// input from anyone, and its profile and backend choose what runs.
+func (fi FindingInfo) check() error {
+	switch {
+	case !tensor.KnownProfile(fi.Profile):
+		return fmt.Errorf("profile: unknown profile %q (%s)", fi.Profile, tensor.Choices(fi.Profile, tensor.Profiles, ""))
+	case strings.TrimSpace(fi.Backend) == "":
+		return fmt.Errorf("backend: missing")
+	case fi.Signature == "":
+		return fmt.Errorf("signature: missing")
+	case fi.OriginalElements < 0 || fi.ShrunkElements < 0 || fi.CaseIndex < 0:
+		return fmt.Errorf("case_index, original_elements, shrunk_elements: must not be negative")
+	}
+	return nil
 }
 
 // ReadFindings reads every finding of a campaign output folder, sorted by path.
@@ -203,7 +225,7 @@ func ReadFindings(outDir string) ([]*StoredFinding, error) {
 func AddFinding(outDir string, f *props.Finding, meta FindingMeta) (path string, isNew bool, err error) {
 	s, err := openStore(outDir)
 	if err != nil {
-		return "", false, err
+		return "", false, &InputError{err}
 	}
 	isNew, err = s.add(f, meta)
 	return filepath.Join(s.dir, fileName(f.Signature())), isNew, err

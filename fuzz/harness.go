@@ -14,27 +14,21 @@ import (
 // it (default options), so that a crash input of its target replays there.
 var cpuEngine tensor.Backend = cpu.New()
 
-// maxFuzzElements keeps fuzzed cases small: a fuzzer that grows a tensor to
-// 2^24 elements finds nothing new, only slowness.
+// maxFuzzElements keeps fuzzed cases small, inputs and result: a fuzzer
+// that grows a tensor to 2^24 elements finds nothing new, only slowness, and
+// one that broadcasts [2048, 1] against [1, 2048] makes 2^22 from 2^12.
 const maxFuzzElements = 4096
 
 // decode turns fuzz input into a case; ok is false for input that is not a
-// case (the decoder's errors are its own property, checked by CheckCodec).
+// case (the decoder's errors are its own property, checked by CheckCodec)
+// or is too large to be worth evaluating (tensor.CaseCost).
 func decode(data []byte) (*tensor.Case, bool) {
 	c, err := tensor.DecodeCase(data)
 	if err != nil {
 		return nil, false
 	}
-	n := 0
-	for _, a := range c.Args {
-		if a.Tensor != nil {
-			n += a.Tensor.Len()
-		}
-	}
-	if c.Attrs.Shape != nil {
-		n += tensor.NumElements(c.Attrs.Shape)
-	}
-	return c, n <= maxFuzzElements
+	cost := tensor.CaseCost(c)
+	return c, cost.InputElements <= maxFuzzElements && cost.ResultElements <= maxFuzzElements
 }
 
 // CheckCodec: decoding either fails with a *tensor.DecodeError or yields a

@@ -20,15 +20,6 @@ const (
 	faultNegativePow          // an integer raised to a negative integer power
 )
 
-// ival is an integer element: its value sign- or zero-extended to 64 bits
-// according to its dtype. Unsigned values above MaxInt64 only occur in u64.
-type ival struct {
-	v uint64
-	d tensor.DType
-}
-
-func (x ival) signed() int64 { return int64(x.v) }
-
 // wrapInt keeps the low bits of v that dtype d holds, extended back to 64 bits.
 func wrapInt(v uint64, d tensor.DType) uint64 {
 	if d == tensor.Bool {

@@ -18,12 +18,6 @@ import (
 // A limit is an exact number (math/big), so that the neighbours of limits
 // float64 cannot hold (2^63 - 1, 2^64 - 1) are computed exactly too.
 
-// limit is one exact value where some dtype's behaviour changes.
-type limit struct {
-	of  tensor.DType // the dtype whose limit it is (Invalid: a special value of every dtype)
-	val *big.Float   // nil for NaN
-}
-
 const limitPrec = 256
 
 func bigInt(v *big.Int) *big.Float { return new(big.Float).SetPrec(limitPrec).SetInt(v) }

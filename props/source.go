@@ -53,20 +53,3 @@ func (d *draw) word() uint64 { return d.src.Uint64() }
 
 // pick returns one of xs, the first ones being the simplest.
 func pick[T any](d *draw, xs []T) T { return xs[d.intn(len(xs))] }
-
-// weighted returns an index into weights with probability proportional to
-// its weight.
-func (d *draw) weighted(weights []int) int {
-	total := 0
-	for _, w := range weights {
-		total += w
-	}
-	r := d.intn(total)
-	for i, w := range weights {
-		if r < w {
-			return i
-		}
-		r -= w
-	}
-	return len(weights) - 1
-}

@@ -41,18 +41,3 @@ func hexFloat(x float64) string {
 	}
 	return mant + "p" + sign + digits
 }
-
-// floatElements returns the values of a float (or complex) tensor's
-// elements in row-major order: for complex, real and imaginary parts alternate.
-func floatElements(t *tensor.Tensor) []float64 {
-	var out []float64
-	for i := 0; i < t.Len(); i++ {
-		if t.DType.IsComplex() {
-			c := t.Complex(i)
-			out = append(out, real(c), imag(c))
-			continue
-		}
-		out = append(out, t.Float(i))
-	}
-	return out
-}

@@ -64,7 +64,7 @@ func FromProps(f *props.Finding) *Finding {
 func Read(paths ...string) ([]*Finding, error) {
 	var out []*Finding
 	for _, p := range paths {
-		files, err := findingFiles(p)
+		files, err := FindingFiles(p)
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,9 @@ func Read(paths ...string) ([]*Finding, error) {
 	return out, nil
 }
 
-func findingFiles(p string) ([]string, error) {
+// FindingFiles lists the finding files p stands for: p itself when it is a
+// file, else the .jsonl files of p/findings or of p, sorted.
+func FindingFiles(p string) ([]string, error) {
 	info, err := os.Stat(p)
 	if err != nil {
 		return nil, err
@@ -125,7 +127,7 @@ func (f *Finding) Profiles() []string {
 
 // Title says in one line what differs and where.
 func (f *Finding) Title() string {
-	what := string(f.Compare.Divergence)
+	var what string
 	switch {
 	case f.Panicked:
 		what = "the backend's Go code panicked"

@@ -68,7 +68,7 @@ func NewJSONReport(findings []*Finding, o Options) JSONReport {
 		for _, p := range Programs(f, o.ReproProfiles) {
 			file := p.File
 			if o.ReproDir != "" {
-				file = o.ReproDir + "/" + f.ID + "/" + p.File
+				file = o.ReproDir + "/" + ReproDirOf(f) + "/" + p.File
 			}
 			exp := p.Expect
 			exp.Rules, exp.Warnings = nil, nil

@@ -210,7 +210,7 @@ func writeFinding(b *strings.Builder, n int, f *Finding, o Options) {
 		}
 		fmt.Fprintf(b, "\nIn %s", frameworkNames[p.Framework])
 		if o.ReproDir != "" {
-			fmt.Fprintf(b, " (`%s/%s/%s`, run with `%s`; prints the outcome as case-format JSON)", o.ReproDir, f.ID, p.File, p.Run)
+			fmt.Fprintf(b, " (`%s/%s/%s`, run with `%s`; prints the outcome as case-format JSON)", o.ReproDir, ReproDirOf(f), p.File, p.Run)
 		}
 		fmt.Fprintf(b, ", profile `%s`, where the model expects %s:\n\n```%s\n%s\n```\n", p.Profile, outcomeWords(p.Expect), p.Language, p.Snippet)
 	}
@@ -223,7 +223,7 @@ func writeFinding(b *strings.Builder, n int, f *Finding, o Options) {
 		for _, p := range extra {
 			name := p.File
 			if o.ReproDir != "" {
-				name = o.ReproDir + "/" + f.ID + "/" + p.File
+				name = o.ReproDir + "/" + ReproDirOf(f) + "/" + p.File
 			}
 			fmt.Fprintf(b, "- `%s` (%s): %s\n", name, p.Profile, outcomeWords(p.Expect))
 		}

@@ -82,6 +82,9 @@ func bareCase(c *tensor.Case) *tensor.Case {
 	return &d
 }
 
+// commentSafe escapes the line breaks of text put in a comment line.
+var commentSafe = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\u2028", `\u2028`, "\u2029", `\u2029`, "\x85", `\x85`)
+
 // header is what every program says about itself before its code.
 type header struct {
 	title, profile, run string
@@ -94,7 +97,8 @@ type header struct {
 func (h header) lines(comment string) string {
 	var b strings.Builder
 	line := func(format string, args ...any) {
-		s := fmt.Sprintf(format, args...)
+		// one comment line each: text from the case (a literal) cannot end the comment
+		s := commentSafe.Replace(fmt.Sprintf(format, args...))
 		if s == "" {
 			b.WriteString(strings.TrimRight(comment, " ") + "\n")
 			return

@@ -185,6 +185,9 @@ func candleOp(c *tensor.Case, args []string) (expr, why string) {
 		return recv(0) + ".index_select(" + args[1] + ", " + dim() + ")?", ""
 	case tensor.ClassFromLiteral:
 		lit := strings.TrimSpace(*at.Literal)
+		if !rustLiteral(lit) {
+			return "", "not a Rust literal: " + lit
+		}
 		if strings.HasPrefix(lit, "[") {
 			return "Tensor::new(&" + lit + ", &dev)?", ""
 		}
@@ -193,6 +196,9 @@ func candleOp(c *tensor.Case, args []string) (expr, why string) {
 		start := "0"
 		if at.Start != nil {
 			start = *at.Start
+		}
+		if !rustLiteral(start) || !rustLiteral(*at.End) {
+			return "", "not Rust literals: " + start + ", " + *at.End
 		}
 		return "Tensor::arange(" + start + ", " + *at.End + ", &dev)?", ""
 	case tensor.ClassZeros:

@@ -11,7 +11,7 @@ import (
 )
 
 // pyWriter writes the Python repro program of one case for PyTorch, NumPy
-// or JAX; the spellings are those of the oracle runs (shared/oracle/README.md).
+// or JAX; the spellings are those of the oracle runs (corpus/oracle/README.md).
 type pyWriter struct {
 	fw, profile string
 	p           *model.Profile // nil for a profile the model does not have

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -237,4 +238,16 @@ func rustDim(d int) string {
 // compileError is the body of a program whose framework has no spelling.
 func compileError(why string) string {
 	return "    compile_error!(" + strconv.Quote(why) + ");\n"
+}
+
+var (
+	rustLiteralWords = regexp.MustCompile(`\b(true|false)\b|([0-9.])_?(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|f32|f64)\b`)
+	rustLiteralChars = regexp.MustCompile(`^[-+0-9.eE\[\], _]*$`)
+)
+
+// rustLiteral reports whether text is a Rust literal of numbers, bools and
+// arrays, and nothing else: a case file is input from anyone, and its
+// literal is pasted into a program the user runs.
+func rustLiteral(text string) bool {
+	return rustLiteralChars.MatchString(rustLiteralWords.ReplaceAllString(text, "$2"))
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,32 @@ import (
 
 // ReproDirName is the folder of a written report that holds the repro programs.
 const ReproDirName = "repro"
+
+// ReproDirOf is the folder under repro/ of a finding's programs: its id when
+// that is a plain name ("finding-1a2b3c4d"), else a name made from a hash of
+// the id. A finding file is input from anyone: its id must not lead a write
+// outside the report's folder ("../../x", "/etc", "a/b").
+func ReproDirOf(f *Finding) string {
+	if safeName(f.ID) {
+		return f.ID
+	}
+	sum := sha256.Sum256([]byte(f.ID + "\x00" + f.Signature))
+	return fmt.Sprintf("finding-%x", sum[:4])
+}
+
+// safeName reports whether s is a file name of letters, digits, '-', '_'
+// and inner dots, not starting with a dot.
+func safeName(s string) bool {
+	if s == "" || len(s) > 100 || s[0] == '.' {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
 
 // WriteDir writes a report into dir: report.md, report.json, and the repro
 // programs of every finding under repro/<finding id>/. It returns the paths
@@ -33,10 +60,7 @@ func WriteDir(dir string, findings []*Finding, o Options) ([]string, error) {
 	}
 	var written []string
 	for _, f := range findings {
-		if f.ID == "" {
-			return nil, fmt.Errorf("finding %q has no id", f.Signature)
-		}
-		pdir := filepath.Join(dir, ReproDirName, f.ID)
+		pdir := filepath.Join(dir, ReproDirName, ReproDirOf(f))
 		if err := os.MkdirAll(pdir, 0o755); err != nil {
 			return nil, err
 		}

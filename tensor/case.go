@@ -37,11 +37,13 @@ type Arg struct {
 // IsScalar reports whether the argument is a host scalar.
 func (a Arg) IsScalar() bool { return a.Scalar != nil }
 
-func (a Arg) String() string {
+func (a Arg) String() string { return a.format(20) }
+
+func (a Arg) format(limit int) string {
 	if a.Scalar != nil {
 		return a.Scalar.String()
 	}
-	return a.Tensor.String()
+	return a.Tensor.format(limit)
 }
 
 // ScalarKind is the kind of a host-language scalar literal.
@@ -55,6 +57,12 @@ const (
 	// syntax ("1.5+2j", "-0j") (case format, added 2026-12).
 	ScalarComplex ScalarKind = "complex"
 )
+
+// HostTypes are the static types a scalar's host variable may have: the
+// primitive number types of Rust (and bool). Repro programs declare the
+// variable with it, so a case file cannot put anything else there.
+var HostTypes = []string{"f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize",
+	"u8", "u16", "u32", "u64", "u128", "usize", "bool"}
 
 // Scalar is a host-language scalar operand, as written in the source program.
 type Scalar struct {
@@ -128,13 +136,13 @@ func (a Attrs) String() string {
 		parts = append(parts, "mode="+a.Mode)
 	}
 	if a.Literal != nil {
-		parts = append(parts, "literal="+*a.Literal)
+		parts = append(parts, "literal="+attrText(*a.Literal))
 	}
 	if a.Start != nil {
-		parts = append(parts, "start="+*a.Start)
+		parts = append(parts, "start="+attrText(*a.Start))
 	}
 	if a.End != nil {
-		parts = append(parts, "end="+*a.End)
+		parts = append(parts, "end="+attrText(*a.End))
 	}
 	if a.Shape != nil {
 		parts = append(parts, fmt.Sprintf("shape=%v", a.Shape))
@@ -151,11 +159,15 @@ func (a Attrs) String() string {
 	return strings.Join(parts, " ")
 }
 
-// Describe renders the case on one line: "div(i64[4] [...], i64[4] [...]) dim=0".
-func (c *Case) Describe() string {
+// Describe renders the case on one line in the case notation (ParseCase
+// reads it back), eliding the elements of tensors of over 20:
+// "div(i64[4] [-7, -7, 7, 7], i64[4] [2, -2, 2, -2])", "sum(u8[2] [200, 100]) dim=0".
+func (c *Case) Describe() string { return c.describe(20) }
+
+func (c *Case) describe(limit int) string {
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
-		args[i] = a.String()
+		args[i] = a.format(limit)
 	}
 	s := c.Op + "(" + strings.Join(args, ", ") + ")"
 	if at := c.Attrs.String(); at != "" {

@@ -6,17 +6,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
 
-// oracleDir is the shared oracle folder beside the checkout.
-const oracleDir = "../../shared/oracle"
+// oracleDir holds the outcomes recorded from real frameworks.
+const oracleDir = "../corpus/oracle"
 
 func TestRoundTripOracle(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(oracleDir, "*.jsonl"))
 	if len(files) == 0 {
-		t.Skip("no oracle files beside the checkout")
+		t.Fatalf("no recorded outcomes in %s", oracleDir)
 	}
 	for _, f := range files {
 		cases, err := ReadFile(f)
@@ -133,12 +134,20 @@ func TestDecodeErrors(t *testing.T) {
 		{"scalar kind", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "quaternion"}]}`, "args[1].kind", "unknown scalar kind"},
 		{"scalar text", `{"op": "add", "args": [` + one + `, {"scalar": "1x", "kind": "int"}]}`, "args[1].scalar", "not an integer"},
 		{"unknown attr", `{"op": "neg", "args": [` + one + `], "attrs": {"dim": 0}}`, "attrs.dim", "takes no attr"},
-		{"cast without to", `{"op": "cast", "args": [` + one + `]}`, "attrs.to", "needs a target"},
+		{"valid attrs listed", `{"op": "sum", "args": [` + one + `], "attrs": {"axis": 0}}`, "attrs.axis", `sum takes no attr "axis" (it takes only dim, keepdim, tolerance_ulps; axis is called dim here)`},
+		{"host type", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "int", "host": "i32; evil()"}]}`, "args[1].host", "unknown host type"},
+		{"cast without to", `{"op": "cast", "args": [` + one + `]}`, "attrs.to", "cast needs attr to (dtype: the target dtype)"},
 		{"bad cast target", `{"op": "cast", "args": [` + one + `], "attrs": {"to": "f8"}}`, "attrs.to", "unknown dtype"},
 		{"unknown profile", `{"op": "neg", "args": [` + one + `], "expect": {"torch": {"value": ` + one + `}}}`, "expect.torch", "unknown profile"},
 		{"two forms", `{"op": "neg", "args": [` + one + `], "expect": {"numpy": {"value": ` + one + `, "crash": {"signal": "SIGFPE"}}}}`, "expect.numpy", "exactly one"},
 		{"error class", `{"op": "neg", "args": [` + one + `], "expect": {"numpy": {"error": {"class": "Oops", "message": ""}}}}`, "expect.numpy.error.class", "unknown error class"},
 		{"duplicate field", `{"op": "neg", "op": "abs", "args": []}`, "op", "duplicate"},
+		{"trailing data", `{"op": "neg", "args": []} {}`, "", "trailing data"},
+		{"bad JSON deep inside names the top-level field", `{"op": "neg", "args": [{"dtype": "i8", "shape": [1], "data": [1,]}]}`, "args", "invalid JSON"},
+		{"complex part", `{"op": "neg", "args": [` + tensor("c64", "[1]", `[["1", 2]]`) + `]}`, "args[0].data[0]", "[1]: floats are JSON strings"},
+		{"complex pair", `{"op": "neg", "args": [` + tensor("c64", "[1]", `[["1"]]`) + `]}`, "args[0].data[0]", "want [re, im]"},
+		{"literal over the limit", `{"op": "from_literal", "args": [], "attrs": {"literal": "` + strings.Repeat("[", MaxLiteralBytes+1) + `"}}`,
+			"attrs.literal", "over the limit of 64 KiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,6 +160,48 @@ func TestDecodeErrors(t *testing.T) {
 				t.Errorf("got field %q, error %q; want field %q containing %q", de.Field, err, tt.field, tt.msg)
 			}
 		})
+	}
+}
+
+func TestReaderRefusesOverlongLines(t *testing.T) {
+	line := `{"op": "neg", "args": [{"dtype": "i8", "shape": [1], "data": [1]}], "source": "` + strings.Repeat("x", MaxLineBytes) + `"}`
+	r := NewReader(strings.NewReader("\n"+line+"\n"), "big.jsonl")
+	_, err := r.Next()
+	if err == nil || !strings.Contains(err.Error(), "big.jsonl:2: line longer than the limit of 64 MiB") {
+		t.Fatalf("got %v, want the line named and the limit", err)
+	}
+}
+
+// TestDecodeMemoryIsLinear: decoding a line of n elements allocates about
+// the tensor (8 bytes an element) and not a copy of the line per nesting
+// level or a slice header per element (the codec once took 1.8 GB for a
+// 32 MB line).
+func TestDecodeMemoryIsLinear(t *testing.T) {
+	const n = 1 << 20
+	var b strings.Builder
+	b.WriteString(`{"op": "add", "args": [{"dtype": "i8", "shape": [1048576], "data": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("-1")
+	}
+	b.WriteString(`]}, {"scalar": "1", "kind": "int"}]}`)
+	line := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c, err := DecodeCase(line)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Args[0].Tensor.Int(n - 1); got != -1 {
+		t.Fatalf("last element %d, want -1", got)
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if limit := uint64(2 * 8 * n); allocated > limit {
+		t.Errorf("decoding %d elements (a %d-byte line) allocated %d bytes, want at most %d", n, len(line), allocated, limit)
 	}
 }
 

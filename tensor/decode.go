@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // DecodeError is bad input in a case file: it names the file, the line and
@@ -72,7 +73,7 @@ type Reader struct {
 // NewReader reads cases from r; name is used in errors (a file path).
 func NewReader(r io.Reader, name string) *Reader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes+1)
 	return &Reader{name: name, sc: sc}
 }
 
@@ -93,6 +94,9 @@ func (r *Reader) Next() (*Case, error) {
 		return c, nil
 	}
 	if err := r.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("line longer than the limit of %d MiB", MaxLineBytes>>20)
+		}
 		return nil, &DecodeError{File: r.name, Line: r.line + 1, Err: err}
 	}
 	return nil, io.EOF
@@ -123,42 +127,29 @@ func ReadFile(path string) ([]*Case, error) {
 }
 
 // rawObject reads a JSON object's fields in order, rejecting duplicates.
+// data is valid JSON (checkJSON); the values are sub-slices of it.
 func rawObject(data json.RawMessage, field string) ([]RawField, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, errAt(field, "invalid JSON: %v", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
 		return nil, errAt(field, "want an object")
 	}
 	var fields []RawField
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, errAt(field, "invalid JSON: %v", err)
+	i = skipSpace(data, i+1)
+	for i < len(data) && data[i] == '"' {
+		end := stringEnd(data, i)
+		name := unquoteKey(data[i:end])
+		i = skipSpace(data, skipSpace(data, end)+1) // past ':'
+		vend := valueEnd(data, i)
+		for _, f := range fields {
+			if f.Name == name {
+				return nil, errAt(join(field, name), "duplicate field")
+			}
 		}
-		name := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, errAt(join(field, name), "invalid JSON: %v", err)
+		fields = append(fields, RawField{name, data[i:vend]})
+		i = skipSpace(data, vend)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
 		}
-		if seen[name] {
-			return nil, errAt(join(field, name), "duplicate field")
-		}
-		seen[name] = true
-		fields = append(fields, RawField{name, raw})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, errAt(field, "invalid JSON: %v", err)
-	}
-	if dec.More() {
-		return nil, errAt(field, "trailing data after the object")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errAt(field, "trailing data after the object")
 	}
 	return fields, nil
 }
@@ -175,9 +166,7 @@ func rawArray(data json.RawMessage, field string) ([]json.RawMessage, error) {
 		return nil, errAt(field, "want an array, got %s", preview(data))
 	}
 	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
-		return nil, errAt(field, "invalid JSON: %v", err)
-	}
+	_ = eachItem(data, func(_ int, item []byte) error { items = append(items, item); return nil })
 	return items, nil
 }
 
@@ -185,11 +174,7 @@ func rawString(data json.RawMessage, field string) (string, error) {
 	if !isJSON(data, '"') {
 		return "", errAt(field, "want a string, got %s", preview(data))
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return "", errAt(field, "invalid JSON: %v", err)
-	}
-	return s, nil
+	return unquoteKey(bytes.TrimSpace(data)), nil
 }
 
 func rawInt(data json.RawMessage, field string) (int, error) {
@@ -224,6 +209,9 @@ func preview(data json.RawMessage) string {
 }
 
 func decodeCase(line []byte) (*Case, error) {
+	if err := checkJSON(line); err != nil {
+		return nil, err
+	}
 	fields, err := rawObject(line, "")
 	if err != nil {
 		return nil, err
@@ -249,7 +237,8 @@ func decodeCase(line []byte) (*Case, error) {
 		case "got":
 			rawGot = f.Value
 		default:
-			c.Extra = append(c.Extra, f)
+			// a copy: the line's buffer is reused for the next line
+			c.Extra = append(c.Extra, RawField{f.Name, append(json.RawMessage(nil), f.Value...)})
 		}
 		if err != nil {
 			return nil, err
@@ -260,7 +249,7 @@ func decodeCase(line []byte) (*Case, error) {
 	}
 	op, ok := LookupOp(c.Op)
 	if !ok {
-		return nil, errAt("op", "unknown op %q (see tfuzz ops)", c.Op)
+		return nil, errAt("op", "unknown op %q (%s)", c.Op, Choices(c.Op, OpNames(), "tfuzz ops"))
 	}
 	if rawArgs == nil {
 		return nil, errAt("args", "missing")
@@ -369,11 +358,14 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 		case "host":
 			s.Host, err = rawString(f.Value, join(field, "host"))
 		default:
-			err = errAt(join(field, f.Name), "unknown scalar field")
+			err = errAt(join(field, f.Name), "unknown scalar field (a scalar has scalar, kind and host)")
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	if s.Host != "" && !contains(HostTypes, s.Host) {
+		return nil, errAt(join(field, "host"), "unknown host type %q (%s)", s.Host, Choices(s.Host, HostTypes, ""))
 	}
 	switch s.Kind {
 	case ScalarFloat:
@@ -412,7 +404,7 @@ func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tens
 		case "data":
 			rawData = f.Value
 		default:
-			return nil, errAt(join(field, f.Name), "unknown tensor field")
+			return nil, errAt(join(field, f.Name), "unknown tensor field (a tensor has dtype, shape and data; a scalar has scalar and kind)")
 		}
 	}
 	for name, raw := range map[string]json.RawMessage{"dtype": rawDType, "shape": rawShape, "data": rawData} {
@@ -432,26 +424,28 @@ func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tens
 	if err != nil {
 		return nil, err
 	}
-	items, err := rawArray(rawData, join(field, "data"))
-	if err != nil {
-		return nil, err
+	if !isJSON(rawData, '[') {
+		return nil, errAt(join(field, "data"), "want an array, got %s", preview(rawData))
 	}
-	if n := NumElements(shape); len(items) != n {
-		return nil, errAt(join(field, "data"), "has %d elements, shape %v needs %d", len(items), shape, n)
+	if n, have := NumElements(shape), countItems(rawData); have != n {
+		return nil, errAt(join(field, "data"), "has %d elements, shape %v needs %d", have, shape, n)
 	}
 	t := New(d, shape...)
-	for i, item := range items {
-		ef := fmt.Sprintf("%s.data[%d]", field, i)
-		if string(bytes.TrimSpace(item)) == `"?"` {
+	err = eachItem(rawData, func(i int, item []byte) error {
+		if len(item) == 3 && string(item) == `"?"` {
 			if !allowUnspecified {
-				return nil, errAt(ef, `"?" is allowed only in outcomes, not in args`)
+				return errAt(fmt.Sprintf("%s.data[%d]", field, i), `"?" is allowed only in outcomes, not in args`)
 			}
 			t.SetUnspecified(i)
-			continue
+			return nil
 		}
-		if err := decodeElement(t, i, item, ef); err != nil {
-			return nil, err
+		if err := decodeElement(t, i, item); err != nil {
+			return errAt(fmt.Sprintf("%s.data[%d]", field, i), "%v", err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -480,62 +474,62 @@ func decodeShape(data json.RawMessage, field string) ([]int, error) {
 	return shape, nil
 }
 
-func decodeElement(t *Tensor, i int, raw json.RawMessage, field string) error {
+// decodeElement reads element i of t from its JSON text; the caller adds
+// the field to an error (building it for every element would cost an
+// allocation each).
+func decodeElement(t *Tensor, i int, raw json.RawMessage) error {
 	d := t.DType
-	text := string(bytes.TrimSpace(raw))
+	text := string(raw)
 	switch {
 	case d == Bool:
-		b, err := rawBool(raw, field)
-		if err != nil {
-			return err
+		if text != "true" && text != "false" {
+			return fmt.Errorf("want true or false, got %s", preview(raw))
 		}
-		t.SetBool(i, b)
+		t.SetBool(i, text == "true")
 	case d.IsSigned():
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil || v < d.MinInt() || v > d.MaxInt() {
-			return errAt(field, "want an integer in %s range, got %s", d, preview(raw))
+			return fmt.Errorf("want an integer in %s range, got %s", d, preview(raw))
 		}
 		t.SetInt(i, v)
 	case d.IsUnsigned():
 		v, err := strconv.ParseUint(text, 10, 64)
 		if err != nil || v > d.MaxUint() {
-			return errAt(field, "want an integer in %s range, got %s", d, preview(raw))
+			return fmt.Errorf("want an integer in %s range, got %s", d, preview(raw))
 		}
 		t.SetUint(i, v)
 	case d.IsFloat():
-		v, err := floatElement(raw, field)
+		v, err := floatElement(raw)
 		if err != nil {
 			return err
 		}
 		t.SetFloat(i, v)
 	default: // complex
-		parts, err := rawArray(raw, field)
-		if err != nil || len(parts) != 2 {
-			return errAt(field, "want [re, im] as two float strings, got %s", preview(raw))
+		if !isJSON(raw, '[') || countItems(raw) != 2 {
+			return fmt.Errorf("want [re, im] as two float strings, got %s", preview(raw))
 		}
-		re, err := floatElement(parts[0], field+"[0]")
+		var parts [2]float64
+		err := eachItem(raw, func(k int, part []byte) error {
+			v, err := floatElement(part)
+			if err != nil {
+				return fmt.Errorf("[%d]: %w", k, err)
+			}
+			parts[k] = v
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		im, err := floatElement(parts[1], field+"[1]")
-		if err != nil {
-			return err
-		}
-		t.SetComplex(i, complex(re, im))
+		t.SetComplex(i, complex(parts[0], parts[1]))
 	}
 	return nil
 }
 
-func floatElement(raw json.RawMessage, field string) (float64, error) {
-	s, err := rawString(raw, field)
-	if err != nil {
-		return 0, errAt(field, "floats are JSON strings (\"0.5\", \"nan\"), got %s", preview(raw))
+func floatElement(raw json.RawMessage) (float64, error) {
+	if !isJSON(raw, '"') {
+		return 0, fmt.Errorf("floats are JSON strings (\"0.5\", \"nan\"), got %s", preview(raw))
 	}
-	v, err := ParseFloatText(s)
-	if err != nil {
-		return 0, errAt(field, "%v", err)
-	}
-	return v, nil
+	return ParseFloatText(unquoteKey(bytes.TrimSpace(raw)))
 }
 
 // attrKinds says which attrs each op class takes.
@@ -562,7 +556,11 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 	for _, f := range fields {
 		field := "attrs." + f.Name
 		if !contains(attrKinds[op.Class], f.Name) {
-			return a, errAt(field, "%s takes no attr %q", op.Name, f.Name)
+			takes := "no attrs"
+			if len(attrKinds[op.Class]) > 0 {
+				takes = "only " + strings.Join(attrKinds[op.Class], ", ")
+			}
+			return a, errAt(field, "%s takes no attr %q (it takes %s%s)", op.Name, f.Name, takes, attrHint(f.Name, attrKinds[op.Class]))
 		}
 		switch f.Name {
 		case "dim", "rank", "tolerance_ulps":
@@ -618,6 +616,9 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 			if err != nil {
 				return a, err
 			}
+			if len(s) > MaxLiteralBytes {
+				return a, errAt(field, "a literal of %d bytes is over the limit of %d KiB", len(s), MaxLiteralBytes>>10)
+			}
 			switch f.Name {
 			case "literal":
 				a.Literal = &s
@@ -638,17 +639,10 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 }
 
 func checkRequiredAttrs(a Attrs, op OpInfo) error {
-	switch {
-	case op.Class == ClassCast && !a.To.Valid():
-		return errAt("attrs.to", "cast needs a target dtype")
-	case op.Class == ClassFromLiteral && a.Literal == nil:
-		return errAt("attrs.literal", "from_literal needs the literal's text")
-	case op.Class == ClassArange && a.End == nil:
-		return errAt("attrs.end", "arange needs an end")
-	case (op.Class == ClassZeros || op.Class == ClassFromVec) && a.Shape == nil:
-		return errAt("attrs.shape", "%s needs a shape", op.Name)
-	case op.Class == ClassToHost && !a.DType.Valid():
-		return errAt("attrs.dtype", "to_host needs the element type it reads as")
+	for _, spec := range op.Attrs() {
+		if spec.Required && !a.has(spec.Name) {
+			return errAt("attrs."+spec.Name, "%s needs attr %s (%s: %s)", op.Name, spec.Name, spec.Type, spec.Doc)
+		}
 	}
 	return nil
 }
@@ -671,7 +665,7 @@ func decodeOutcomes(data json.RawMessage, field string) (Outcomes, error) {
 	for _, f := range fields {
 		pf := field + "." + f.Name
 		if !KnownProfile(f.Name) {
-			return nil, errAt(pf, "unknown profile %q (see tfuzz profiles)", f.Name)
+			return nil, errAt(pf, "unknown profile %q (%s)", f.Name, Choices(f.Name, Profiles, ""))
 		}
 		o, err := decodeOutcome(f.Value, pf)
 		if err != nil {
@@ -684,7 +678,11 @@ func decodeOutcomes(data json.RawMessage, field string) (Outcomes, error) {
 
 // DecodeOutcome decodes one outcome object.
 func DecodeOutcome(data []byte) (Outcome, error) {
-	o, err := decodeOutcome(data, "")
+	err := checkJSON(data)
+	var o Outcome
+	if err == nil {
+		o, err = decodeOutcome(data, "")
+	}
 	if err != nil {
 		var fe *fieldError
 		if errors.As(err, &fe) {
@@ -724,7 +722,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 				return o, errAt(ff, "want {\"class\": C, \"message\": M}: %v", err)
 			}
 			if !validErrorClass(ErrorClass(e.Class)) {
-				return o, errAt(ff+".class", "unknown error class %q", e.Class)
+				return o, errAt(ff+".class", "unknown error class %q (%s)", e.Class, Choices(e.Class, errorClassNames(), ""))
 			}
 			o.Class, o.Message = ErrorClass(e.Class), e.Message
 		case "panic", "unsupported":
@@ -758,7 +756,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 			}
 			continue
 		default:
-			return o, errAt(ff, "unknown outcome field")
+			return o, errAt(ff, "unknown outcome field (an outcome has one of value, error, panic, crash, unsupported, and warnings, rules)")
 		}
 		forms++
 	}
@@ -766,4 +764,24 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 		return o, errAt(field, "an outcome has exactly one of value, error, panic, crash, unsupported (got %d)", forms)
 	}
 	return o, nil
+}
+
+// attrHint names the attr meant by a name other frameworks use ("axis").
+func attrHint(name string, valid []string) string {
+	aliases := map[string]string{"axis": "dim", "keepdims": "keepdim", "dtype": "to", "to": "dtype"}
+	if alias, ok := aliases[name]; ok && contains(valid, alias) {
+		return fmt.Sprintf("; %s is called %s here", name, alias)
+	}
+	if near := nearest(name, valid); near != "" {
+		return fmt.Sprintf("; did you mean %s?", near)
+	}
+	return ""
+}
+
+func errorClassNames() []string {
+	names := make([]string, len(ErrorClasses))
+	for i, c := range ErrorClasses {
+		names[i] = string(c)
+	}
+	return names
 }

@@ -1,7 +1,7 @@
 // Package tensor is tfuzz's shared vocabulary: element types (DType), tensors
 // with exact element storage, the Case a generator produces and every
 // implementation evaluates, the Outcome it produces, the exact comparison of
-// two outcomes, and the case-format v1 codec (docs: shared/spec/case-format.md).
+// two outcomes, and the case-format v1 codec (docs/case-format.md describes the format).
 //
 // Elements are stored as raw bit patterns of their dtype, so every value the
 // format can carry (-0, NaN, subnormals, the full 64-bit integer range, f16,

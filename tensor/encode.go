@@ -1,8 +1,10 @@
 package tensor
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/big"
 	"strconv"
 )
@@ -17,59 +19,91 @@ func parseBigInt(s string) (*big.Int, bool) {
 // source, then unknown fields as they were read.
 func EncodeCase(c *Case) []byte {
 	var b bytes.Buffer
-	b.WriteByte('{')
-	first := true
-	key := func(k string) {
-		if !first {
+	writeCaseHead(&b, c)
+	if c.Got != nil {
+		b.WriteString(`, "got": `)
+		writeOutcomes(&b, c.Got)
+	}
+	writeCaseTail(&b, c)
+	return b.Bytes()
+}
+
+// WriteCaseGot writes c as EncodeCase does, followed by a newline, with the
+// "got" field holding the outcome of each of profiles as got returns it: an
+// outcome is written as soon as it is computed and need not be kept, and the
+// line is never built in memory (a result of 2^24 floats is 400 MB of text).
+func WriteCaseGot(w io.Writer, c *Case, profiles []string, got func(profile string) Outcome) error {
+	b := bufio.NewWriterSize(w, 64<<10)
+	writeCaseHead(b, c)
+	b.WriteString(`, "got": {`)
+	for i, p := range profiles {
+		if i > 0 {
 			b.WriteString(", ")
 		}
-		first = false
-		writeString(&b, k)
+		writeString(b, p)
 		b.WriteString(": ")
+		writeOutcome(b, got(p))
 	}
+	b.WriteByte('}')
+	writeCaseTail(b, c)
+	b.WriteByte('\n')
+	return b.Flush()
+}
+
+// writer is what the encoder writes to: a bytes.Buffer or a bufio.Writer.
+type writer interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
+// writeCaseHead writes the case's fields up to expect (not closing the object).
+func writeCaseHead(b writer, c *Case) {
+	b.WriteByte('{')
 	if c.ID != "" {
-		key("id")
-		writeString(&b, c.ID)
+		b.WriteString(`"id": `)
+		writeString(b, c.ID)
+		b.WriteString(", ")
 	}
 	if c.Group != "" {
-		key("group")
-		writeString(&b, c.Group)
+		b.WriteString(`"group": `)
+		writeString(b, c.Group)
+		b.WriteString(", ")
 	}
-	key("op")
-	writeString(&b, c.Op)
-	key("args")
-	b.WriteByte('[')
+	b.WriteString(`"op": `)
+	writeString(b, c.Op)
+	b.WriteString(`, "args": [`)
 	for i, a := range c.Args {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		if a.Scalar != nil {
-			writeScalar(&b, a.Scalar)
+			writeScalar(b, a.Scalar)
 		} else {
-			writeTensor(&b, a.Tensor)
+			writeTensor(b, a.Tensor)
 		}
 	}
-	b.WriteByte(']')
-	key("attrs")
-	writeAttrs(&b, c.Attrs)
+	b.WriteString(`], "attrs": `)
+	writeAttrs(b, c.Attrs)
 	if c.Expect != nil {
-		key("expect")
-		writeOutcomes(&b, c.Expect)
+		b.WriteString(`, "expect": `)
+		writeOutcomes(b, c.Expect)
 	}
-	if c.Got != nil {
-		key("got")
-		writeOutcomes(&b, c.Got)
-	}
+}
+
+// writeCaseTail writes the fields after got and closes the object.
+func writeCaseTail(b writer, c *Case) {
 	if c.Source != "" {
-		key("source")
-		writeString(&b, c.Source)
+		b.WriteString(`, "source": `)
+		writeString(b, c.Source)
 	}
 	for _, f := range c.Extra {
-		key(f.Name)
+		b.WriteString(", ")
+		writeString(b, f.Name)
+		b.WriteString(": ")
 		b.Write(compact(f.Value))
 	}
 	b.WriteByte('}')
-	return b.Bytes()
 }
 
 // EncodeOutcome writes one outcome object.
@@ -94,7 +128,7 @@ func compact(raw json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-func writeString(b *bytes.Buffer, s string) {
+func writeString(b writer, s string) {
 	var tmp bytes.Buffer
 	enc := json.NewEncoder(&tmp)
 	enc.SetEscapeHTML(false)
@@ -102,7 +136,7 @@ func writeString(b *bytes.Buffer, s string) {
 	b.Write(bytes.TrimRight(tmp.Bytes(), "\n"))
 }
 
-func writeScalar(b *bytes.Buffer, s *Scalar) {
+func writeScalar(b writer, s *Scalar) {
 	b.WriteString(`{"scalar": `)
 	writeString(b, s.Text)
 	b.WriteString(`, "kind": `)
@@ -114,7 +148,7 @@ func writeScalar(b *bytes.Buffer, s *Scalar) {
 	b.WriteByte('}')
 }
 
-func writeTensor(b *bytes.Buffer, t *Tensor) {
+func writeTensor(b writer, t *Tensor) {
 	b.WriteString(`{"dtype": "`)
 	b.WriteString(t.DType.String())
 	b.WriteString(`", "shape": `)
@@ -129,7 +163,7 @@ func writeTensor(b *bytes.Buffer, t *Tensor) {
 	b.WriteString("]}")
 }
 
-func writeInts(b *bytes.Buffer, xs []int) {
+func writeInts(b writer, xs []int) {
 	b.WriteByte('[')
 	for i, x := range xs {
 		if i > 0 {
@@ -140,7 +174,7 @@ func writeInts(b *bytes.Buffer, xs []int) {
 	b.WriteByte(']')
 }
 
-func writeElement(b *bytes.Buffer, t *Tensor, i int) {
+func writeElement(b writer, t *Tensor, i int) {
 	d := t.DType
 	switch {
 	case t.IsUnspecified(i):
@@ -155,7 +189,7 @@ func writeElement(b *bytes.Buffer, t *Tensor, i int) {
 	}
 }
 
-func writeAttrs(b *bytes.Buffer, a Attrs) {
+func writeAttrs(b writer, a Attrs) {
 	b.WriteByte('{')
 	n := 0
 	key := func(k string) {
@@ -213,7 +247,7 @@ func writeAttrs(b *bytes.Buffer, a Attrs) {
 	b.WriteByte('}')
 }
 
-func writeOutcomes(b *bytes.Buffer, os Outcomes) {
+func writeOutcomes(b writer, os Outcomes) {
 	b.WriteByte('{')
 	for i, po := range os {
 		if i > 0 {
@@ -226,7 +260,7 @@ func writeOutcomes(b *bytes.Buffer, os Outcomes) {
 	b.WriteByte('}')
 }
 
-func writeOutcome(b *bytes.Buffer, o Outcome) {
+func writeOutcome(b writer, o Outcome) {
 	b.WriteByte('{')
 	switch o.Form {
 	case FormValue:

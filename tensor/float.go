@@ -16,7 +16,6 @@ type binaryFormat struct {
 var (
 	formatF16  = binaryFormat{precision: 11, minExp: -14, maxExp: 15}
 	formatBF16 = binaryFormat{precision: 8, minExp: -126, maxExp: 127}
-	formatF32  = binaryFormat{precision: 24, minExp: -126, maxExp: 127}
 )
 
 // round rounds x to the format, to nearest with ties to even, overflowing to ±inf

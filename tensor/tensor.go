@@ -2,13 +2,21 @@ package tensor
 
 import (
 	"fmt"
-	"math"
+	"strings"
 )
 
 // Limits on what a case may hold; the codec rejects anything larger.
+// Budget (budget.go) limits what evaluating a case may cost.
 const (
 	MaxRank     = 8
 	MaxElements = 1 << 24
+	// MaxLineBytes bounds one line of a case file (one case): 2^24 small
+	// integers fit, and a reader never holds more than this of one line.
+	MaxLineBytes = 64 << 20
+	// MaxLiteralBytes bounds the text of a literal attr (from_literal's
+	// literal, arange's start and end): literals are source code, and the
+	// parsers' time and memory grow with the text.
+	MaxLiteralBytes = 64 << 10
 )
 
 // Tensor is a strided view of exactly stored elements.
@@ -255,22 +263,26 @@ func (t *Tensor) ElementString(i int) string {
 	return FormatFloat(t.Float(i))
 }
 
-// String renders t compactly: "i64[4] [-3, 3, 3, -3]".
-func (t *Tensor) String() string {
-	s := fmt.Sprintf("%s%v [", t.DType, t.Shape)
+// String renders t compactly: "i64[4] [-3, 3, 3, -3]", eliding the
+// elements after the 16th of a tensor of over 20.
+func (t *Tensor) String() string { return t.format(20) }
+
+// format writes t in the case notation, eliding the elements after the 16th
+// of a tensor of over limit (none when limit < 0).
+func (t *Tensor) format(limit int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%v [", t.DType, t.Shape)
 	n := t.Len()
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
-		if i == 16 && n > 20 {
-			s += fmt.Sprintf("... (%d more)", n-i)
+		if limit >= 0 && i == 16 && n > limit {
+			fmt.Fprintf(&b, "... (%d more)", n-i)
 			break
 		}
-		s += t.ElementString(i)
+		b.WriteString(t.ElementString(i))
 	}
-	return s + "]"
+	b.WriteByte(']')
+	return b.String()
 }
-
-// isNaNBits reports whether raw bits of the float dtype d encode a NaN.
-func isNaNBits(b uint64, d DType) bool { return math.IsNaN(bitsToFloat(b, d)) }

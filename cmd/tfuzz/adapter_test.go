@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfuzz/tfuzz/impls/adapter"
 )
 
 // The adapter's planted test script and the reference adapter, seen from this package.
 const (
 	plantedAdapter   = "exec:sh ../../impls/adapter/testdata/planted.sh"
 	referenceAdapter = "../../impls/adapter/python/tfuzz_adapter.py"
-	debianPython     = "/usr/bin/python3"
 )
 
 // TestEvalBackendSurvivesCrashes: eval --backend exec:... gives a planted
@@ -65,9 +66,14 @@ func TestRunAndReproWithAdapter(t *testing.T) {
 	if !strings.Contains(string(data), `"backend":"`+plantedAdapter) && !strings.Contains(string(data), `"backend": "`+plantedAdapter) {
 		t.Errorf("the finding does not name the exec backend:\n%s", data)
 	}
+	// a finding is a file from anyone: its command runs only when allowed
 	code, out, stderr = runTfuzz(t, "repro", files[0])
+	if code != exitUsage || !strings.Contains(stderr, plantedAdapter) || !strings.Contains(stderr, "--allow-exec") || out != "" {
+		t.Errorf("repro without --allow-exec: exit %d, want 2 with the command shown and nothing run\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runTfuzz(t, "repro", "--allow-exec", files[0])
 	if code != exitDiverged || !strings.Contains(out, "still diverges") {
-		t.Errorf("repro: exit %d\n%s%s", code, out, stderr)
+		t.Errorf("repro --allow-exec: exit %d\n%s%s", code, out, stderr)
 	}
 }
 
@@ -91,7 +97,7 @@ func TestEvalBackendUsageErrors(t *testing.T) {
 // impls/adapter's TestNumPy124AgainstOracle).
 func TestEvalBackendNumPyOracle(t *testing.T) {
 	if _, err := os.Stat(oracleDir); err != nil {
-		t.Skip("no shared oracle beside the checkout")
+		t.Fatalf("the recorded outcomes are missing: %v", err)
 	}
 	version, err := exec.Command(debianPython, "-c", "import numpy; print(numpy.__version__)").Output()
 	if err != nil || !strings.HasPrefix(string(version), "1.24.") {
@@ -110,6 +116,35 @@ func TestEvalBackendNumPyOracle(t *testing.T) {
 	for _, want := range []string{"known: [no-bfloat16]", "known: [nep50-0dim]", "known: [nep50-int-overflow]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the summary lacks %q", want)
+		}
+	}
+}
+
+// TestPythonBackend: the built-in python backend runs the embedded
+// reference adapter with the chosen Python, says which, and its findings
+// name it "python" (so that replaying one runs tfuzz's own adapter).
+func TestPythonBackend(t *testing.T) {
+	code, _, stderr := runTfuzz(t, "try", "--python", "/nonexistent/python3", "--backend", "python", "neg(i8[1])")
+	if code != exitUsage || !strings.Contains(stderr, "the Python /nonexistent/python3 (chosen by --python) cannot run the adapter") {
+		t.Errorf("a missing Python: exit %d, stderr %q", code, stderr)
+	}
+	if !hasFrameworks(debianPython) {
+		t.Skipf("%s has no NumPy, PyTorch or JAX (apt-get install python3-numpy)", debianPython)
+	}
+	code, out, stderr := runTfuzz(t, "try", "--python", debianPython, "--backend", "python", "-p", "numpy", "add(u8[200, 1], 100)")
+	if code != exitClean || !strings.Contains(out, "u8[2] [44, 101]") || !strings.Contains(out, " ok ") ||
+		!strings.Contains(stderr, "Python: "+debianPython+" (chosen by --python)") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestShellQuoteSplitsBack: the python backend's command line names its
+// interpreter and script as one word each, whatever their paths hold.
+func TestShellQuoteSplitsBack(t *testing.T) {
+	for _, path := range []string{"/usr/bin/python3", "/opt/my python/bin/python3", "/tmp/it's/python", `C:\Python\python.exe`, "python3; rm -rf ~"} {
+		_, argv, err := adapter.SplitCommand(shellQuote(path) + " " + shellQuote("/cache dir/a.py"))
+		if err != nil || len(argv) != 2 || argv[0] != path || argv[1] != "/cache dir/a.py" {
+			t.Errorf("%q: split back as %q (%v)", path, argv, err)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"sort"
 
 	"github.com/tfuzz/tfuzz/campaign"
@@ -39,7 +39,7 @@ func selectTargets(backends, profiles []string) ([]campaign.Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		if adapter.IsExec(name) {
+		if _, external := b.(*adapter.Backend); external {
 			b = modeledOnly{b}
 		}
 		for _, p := range b.Profiles() {
@@ -54,11 +54,15 @@ func selectTargets(backends, profiles []string) ([]campaign.Target, error) {
 	return targets, nil
 }
 
-// openBackend returns the backend called name: a registered one, or for
-// "exec:COMMAND" an adapter process speaking impls/adapter/PROTOCOL.md
-// (timeouts and process count from TFUZZ_ADAPTER_TIMEOUT,
-// TFUZZ_ADAPTER_START_TIMEOUT, TFUZZ_ADAPTER_PROCS).
+// openBackend returns the backend called name: a registered one, the
+// reference adapter for "python" (python.go), or for "exec:COMMAND" an
+// adapter process speaking impls/adapter/PROTOCOL.md (timeouts and process
+// count from TFUZZ_ADAPTER_TIMEOUT, TFUZZ_ADAPTER_START_TIMEOUT,
+// TFUZZ_ADAPTER_PROCS).
 func openBackend(name string) (tensor.Backend, error) {
+	if name == pythonBackend {
+		return openPython()
+	}
 	if adapter.IsExec(name) {
 		cfg, err := adapter.ConfigFromEnv(name)
 		if err != nil {
@@ -68,7 +72,7 @@ func openBackend(name string) (tensor.Backend, error) {
 	}
 	f, ok := backendFactories[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown backend %q (have %v, or exec:COMMAND)", name, backendNames())
+		return nil, unknownBackend(name)
 	}
 	return f(), nil
 }
@@ -80,6 +84,35 @@ type modeledOnly struct{ tensor.Backend }
 
 func (m modeledOnly) Supports(profile string, c *tensor.Case) bool {
 	return m.Backend.Supports(profile, c) && !props.NotModeled(model.Eval(profile, c))
+}
+
+// EvalContext passes a context on to the backend when it takes one.
+func (m modeledOnly) EvalContext(ctx context.Context, profile string, c *tensor.Case) (tensor.Outcome, error) {
+	return evalContext(ctx, m.Backend, profile, c)
+}
+
+// contextEvaluator is a backend whose calls a context interrupts (an adapter).
+type contextEvaluator interface {
+	EvalContext(ctx context.Context, profile string, c *tensor.Case) (tensor.Outcome, error)
+}
+
+func evalContext(ctx context.Context, b tensor.Backend, profile string, c *tensor.Case) (tensor.Outcome, error) {
+	if ce, ok := b.(contextEvaluator); ok {
+		return ce.EvalContext(ctx, profile, c)
+	}
+	return b.Eval(profile, c), nil
+}
+
+// boundBackend is a backend whose Eval calls are interrupted by ctx (for
+// props.SafeEval and props.Differential, which know only tensor.Backend).
+type boundBackend struct {
+	tensor.Backend
+	ctx context.Context
+}
+
+func (b boundBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
+	out, _ := evalContext(b.ctx, b.Backend, profile, c)
+	return out
 }
 
 func (m modeledOnly) Close() error {

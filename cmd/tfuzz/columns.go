@@ -11,27 +11,43 @@ import (
 // maxCell caps a column's width so that a long tensor cannot push the others off screen.
 const maxCell = 44
 
-// printColumns prints the evaluated cases side by side, as the seed documents
-// lay out their comparisons: one row per case, one column per profile.
-func printColumns(cases []*tensor.Case, w io.Writer) {
-	var profiles []string
-	for _, c := range cases {
-		for _, p := range c.Got.Profiles() {
-			if !contains(profiles, p) {
-				profiles = append(profiles, p)
-			}
-		}
+// columnTable lays the evaluated cases side by side, as the seed documents
+// lay out their comparisons: one row per case, one column per profile. It
+// keeps only the cells' text, never the outcomes.
+type columnTable struct {
+	profiles []string
+	rows     []*columnRow
+}
+
+type columnRow struct {
+	table *columnTable
+	name  string
+	cells map[string]string
+}
+
+func (t *columnTable) add(name string) *columnRow {
+	r := &columnRow{table: t, name: name, cells: map[string]string{}}
+	t.rows = append(t.rows, r)
+	return r
+}
+
+func (r *columnRow) set(profile, cell string) {
+	if !contains(r.table.profiles, profile) {
+		r.table.profiles = append(r.table.profiles, profile)
 	}
-	header := append([]string{"case"}, profiles...)
+	if len(cell) > maxCell {
+		cell = cell[:maxCell-3] + "..."
+	}
+	r.cells[profile] = cell
+}
+
+func (t *columnTable) print(w io.Writer) {
+	header := append([]string{"case"}, t.profiles...)
 	rows := [][]string{header}
-	for _, c := range cases {
-		row := []string{caseName(c)}
-		for _, p := range profiles {
-			cell := ""
-			if o, ok := c.Got.Get(p); ok {
-				cell = compactOutcome(o)
-			}
-			row = append(row, cell)
+	for _, r := range t.rows {
+		row := []string{r.name}
+		for _, p := range t.profiles {
+			row = append(row, r.cells[p])
 		}
 		rows = append(rows, row)
 	}

@@ -1,10 +1,34 @@
 package main
 
-import "io"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
 
-// runDefault is the main job on defaults: a 60-second campaign of every
-// built-in backend against every profile it claims (tfuzz run with its
-// default flags), findings in tfuzz-out/.
-func runDefault(stdout, stderr io.Writer) int {
-	return runRun(nil, stdout, stderr)
+// defaultOut is the main job's output folder (tfuzz run's default --out).
+const defaultOut = "tfuzz-out"
+
+// runDefault is the main job: tfuzz with no command, or with only run's
+// flags (tfuzz --duration 10m). It is tfuzz run, except that an output
+// folder holding a campaign is continued rather than refused: running tfuzz
+// again checks new cases and adds findings, and never replaces a checkpoint
+// (--force starts over).
+func runDefault(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o runOptions
+	fl := runFlags(&o, stdout, stderr)
+	if code, ok := fl.parse(args); !ok {
+		return code
+	}
+	if code, ok := fl.noArgs(); !ok {
+		return code
+	}
+	o.seedSet = fl.Changed("seed")
+	if _, err := os.Stat(filepath.Join(o.out, "state.json")); err == nil && !o.resume && !o.force {
+		fmt.Fprintf(stderr, "tfuzz: %s holds a campaign: continuing it (--force starts a new one)\n", o.out)
+		o.resume = true
+	}
+	return runCampaign(ctx, o, stdout, stderr)
 }

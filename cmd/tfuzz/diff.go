@@ -3,18 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"path/filepath"
 	"runtime"
 	"time"
 
-	"github.com/spf13/pflag"
-
+	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/reports"
-	"github.com/tfuzz/tfuzz/tensor"
 )
 
 const diffUsage = `usage: tfuzz diff --from P --to Q [--duration D | --max-cases N] [--seed S] [--out FILE]
@@ -32,12 +29,10 @@ defaults give the atlases checked in under reports/atlas). Exit 0 when the
 profiles agree everywhere, 1 when the atlas has classes.
 `
 
-func runDiff(args []string, stdout, stderr io.Writer) int {
+func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var cfg reports.AtlasConfig
 	var out, corpus string
-	fl := pflag.NewFlagSet("diff", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, diffUsage, "\nflags:\n", fl.FlagUsages()) }
+	fl := newFlags("diff", diffUsage, stdout, stderr)
 	fl.StringVar(&cfg.From, "from", "", "the profile code was written for")
 	fl.StringVar(&cfg.To, "to", "", "the profile it moves to")
 	fl.DurationVar(&cfg.Duration, "duration", 0, "draw cases for this long instead of --max-cases (the atlas is then not reproducible)")
@@ -46,30 +41,22 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	fl.IntVar(&cfg.Workers, "workers", 0, "goroutines (default 1, which keeps the atlas a function of the seed; with --duration the number of cores)")
 	fl.StringVar(&corpus, "corpus", "corpus/seeds", "case files always included, whose stated divergences the atlas maps to rows (\"\" for none)")
 	fl.StringVar(&out, "out", "", "write the atlas to this file instead of standard output")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz diff: %v\n", err)
-		return exitUsage
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
 	switch {
 	case fl.NArg() > 0:
-		fmt.Fprintf(stderr, "tfuzz diff: unexpected arguments %v\n", fl.Args())
-		return exitUsage
+		return fl.fail("unexpected arguments %q", fl.Args())
 	case cfg.From == "" || cfg.To == "":
-		fmt.Fprint(stderr, "tfuzz diff: --from and --to are required\n\n")
-		fl.Usage()
-		return exitUsage
-	case cfg.Cases < 0 || cfg.Duration < 0:
-		fmt.Fprintln(stderr, "tfuzz diff: --max-cases and --duration must not be negative")
-		return exitUsage
+		return fl.fail("--from and --to are required")
+	case cfg.Cases < 0 || cfg.Duration < 0 || cfg.Workers < 0:
+		return fl.errorf("--max-cases, --duration and --workers must not be negative")
 	}
-	for _, p := range []string{cfg.From, cfg.To} {
-		if !tensor.KnownProfile(p) {
-			fmt.Fprintf(stderr, "tfuzz diff: unknown profile %q (see tfuzz profiles)\n", p)
-			return exitUsage
-		}
+	if err := checkProfiles("--from/--to", []string{cfg.From, cfg.To}); err != nil {
+		return fl.errorf("%v", err)
+	}
+	if err := checkWritable(out); err != nil {
+		return fl.errorf("--out: %v", err)
 	}
 	if cfg.Duration > 0 {
 		if !fl.Changed("max-cases") {
@@ -92,8 +79,6 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "tfuzz diff: no corpus at %s (run from the repository root to include the seeds' examples)\n", corpus)
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	start := time.Now()
 	a, err := reports.BuildAtlas(ctx, cfg)
 	if err != nil {
@@ -107,7 +92,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	if out == "" {
 		stdout.Write(b.Bytes())
-	} else if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+	} else if err := campaign.WriteFileAtomic(out, b.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "tfuzz diff: %v\n", err)
 		return exitInternal
 	}
@@ -118,4 +103,29 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitDiverged
 	}
 	return exitClean
+}
+
+// checkWritable reports why a file could not be written at path, before a
+// long run whose result would then be lost ("" is standard output).
+func checkWritable(path string) error {
+	if path == "" {
+		return nil
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("%s is a folder", path)
+	}
+	dir := filepath.Dir(path)
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("no folder %s for %s", dir, path)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	f, err := os.CreateTemp(dir, ".tfuzz-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %v", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

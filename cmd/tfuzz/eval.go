@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,25 +10,31 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/tfuzz/tfuzz/impls/adapter"
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-const evalUsage = `usage: tfuzz eval [--profile P]... [--check] [--json] [--op OP]... [--backend B] FILE...
+const evalUsage = `usage: tfuzz eval [-p PROFILE]... [--check] [--json] [--op OP]... [--backend B] FILE|DIR...
 
-Evaluates every case of the case files (a FILE may be a directory of .jsonl
-files) under the given profiles: by default the profiles in each case's
-expect, or every profile when it has none. Prints a table, or with --json
-each case in case format with "got" added.
+Evaluates every case of the case files (a DIR stands for the .jsonl files
+below it) under the given profiles: by default the profiles in each case's
+expect, or every profile when it has none. Prints each outcome, or with
+--json each case in case format with "got" added; --check compares with
+expect and prints a summary per profile. The case format is described in
+docs/case-format.md.
 
 With --backend, the cases are evaluated by that backend instead of the
-model, under the profiles it serves: a registered backend, or exec:COMMAND,
-a real framework behind an adapter (impls/adapter/PROTOCOL.md), e.g.
-  tfuzz eval --check --backend exec:'python3 impls/adapter/python/tfuzz_adapter.py' FILE
+model, under the profiles it serves: python runs real PyTorch, NumPy and JAX
+(whichever --python has), e.g.
+  tfuzz eval --check --backend python corpus/oracle/real-frameworks.jsonl
+
+Every file is read before anything is evaluated (a bad line stops the
+command, naming its file, line and field); cases are then evaluated one at a
+time. A case whose evaluation would need more than --max-case-mb is not
+evaluated: it is named on stderr, counted, and the exit code is 2.
+Exit 0 when clean, 1 with --check when a case mismatches, 2 on bad input.
 `
 
 type evalOptions struct {
@@ -41,62 +47,52 @@ type evalOptions struct {
 	columns     bool
 	backendName string
 	backend     tensor.Backend // nil: the model
+	budget      tensor.Budget
 }
 
-func runEval(args []string, stdout, stderr io.Writer) int {
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o evalOptions
-	fl := pflag.NewFlagSet("eval", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, evalUsage, "\nflags:\n", fl.FlagUsages()) }
-	fl.StringArrayVarP(&o.profiles, "profile", "p", nil, "evaluate under this profile (repeatable)")
+	var python string
+	fl := newFlags("eval", evalUsage, stdout, stderr)
+	fl.StringArrayVarP(&o.profiles, "profile", "p", nil, "evaluate under this profile (repeatable; tfuzz profiles lists them)")
 	fl.BoolVar(&o.check, "check", false, "compare with each case's expect; exit 1 on any mismatch")
 	fl.BoolVar(&o.json, "json", false, `write each case back in case format with "got" added`)
 	fl.StringArrayVar(&o.ops, "op", nil, "only cases of this op (repeatable)")
 	fl.IntVar(&o.maxDiffs, "max-diffs", 10, "mismatches shown per profile with --check")
 	fl.BoolVar(&o.summaryOnly, "summary-only", false, "with --check, print only the mismatches and the summary")
 	fl.BoolVar(&o.columns, "columns", false, "print one row per case and one column per profile (default with 2 to 5 --profile flags)")
-	fl.StringVar(&o.backendName, "backend", "", "evaluate with this backend instead of the model (a registered name, or exec:COMMAND)")
+	fl.StringVar(&o.backendName, "backend", "", "evaluate with this backend instead of the model: "+backendHelp)
 	fl.StringArrayVar(&o.exceptions, "exceptions", nil, "with --check, a file of known differences (case-id profile reason) to excuse (repeatable)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
-		return exitUsage
+	maxCaseMB := budgetFlag(fl)
+	pythonFlag(fl, &python)
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprint(stderr, "tfuzz eval: no case files given\n\n")
-		fl.Usage()
-		return exitUsage
+		return fl.fail("no case files given")
 	}
-	for _, p := range o.profiles {
-		if _, ok := model.Lookup(p); !ok {
-			fmt.Fprintf(stderr, "tfuzz eval: --profile: unknown profile %q (see tfuzz profiles)\n", p)
-			return exitUsage
-		}
+	if err := checkProfiles("--profile", o.profiles); err != nil {
+		return fl.errorf("%v", err)
 	}
-	for _, op := range o.ops {
-		if _, ok := tensor.LookupOp(op); !ok {
-			fmt.Fprintf(stderr, "tfuzz eval: --op: unknown op %q (see tfuzz ops)\n", op)
-			return exitUsage
-		}
+	if err := checkOps("--op", o.ops); err != nil {
+		return fl.errorf("%v", err)
 	}
+	if *maxCaseMB <= 0 || o.maxDiffs < 0 {
+		return fl.errorf("--max-case-mb must be positive and --max-diffs not negative")
+	}
+	o.budget = tensor.Budget{MaxBytes: int64(*maxCaseMB) << 20}
+	setPython(python)
 	files, err := caseFiles(fl.Args())
 	if err != nil {
-		fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
-		return exitUsage
+		return fl.errorf("%v", err)
 	}
-	var cases []*tensor.Case
+	// Every file is read once before anything is evaluated, so that a bad
+	// line fails the command before it prints results; only one case is
+	// held at a time.
 	for _, f := range files {
-		cs, err := tensor.ReadFile(f)
-		if err != nil {
+		if err := eachCase(f, func(*tensor.Case, int) error { return nil }); err != nil {
 			fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
 			return exitUsage
-		}
-		for _, c := range cs {
-			if len(o.ops) == 0 || contains(o.ops, c.Op) {
-				cases = append(cases, c)
-			}
 		}
 	}
 	if n := len(o.profiles); n >= 2 && n <= 5 && !o.check && !o.json {
@@ -116,14 +112,14 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		defer closeBackend(b)
 		for _, p := range o.profiles {
 			if !contains(b.Profiles(), p) {
-				fmt.Fprintf(stderr, "tfuzz eval: --profile: backend %s does not serve %q (it serves %v)\n", b.Name(), p, b.Profiles())
+				fmt.Fprintf(stderr, "tfuzz eval: --profile: %s\n", notServed(b, p))
 				return exitUsage
 			}
 		}
 		o.backend = b
 		fmt.Fprintf(stderr, "tfuzz eval: backend %s\n", describeBackend(b))
 	}
-	code := evalCases(cases, o, excused, stdout)
+	code := evalFiles(ctx, files, o, excused, stdout, stderr)
 	if a, ok := o.backend.(interface{ Stats() adapter.Stats }); ok {
 		st := a.Stats()
 		fmt.Fprintf(stderr, "tfuzz eval: adapter: %d cases, %d crashed, %d timed out, %d processes started\n",
@@ -139,7 +135,11 @@ func describeBackend(b tensor.Backend) string {
 	if a, ok := b.(interface{ Handshake() adapter.Handshake }); ok {
 		h := a.Handshake()
 		s += "\n  " + h.Versions()
-		for _, n := range h.Notes {
+		notes := h.Notes
+		if b.Name() == pythonBackend {
+			notes = pythonNotes(h)
+		}
+		for _, n := range notes {
 			s += "\n  note: " + n
 		}
 	}
@@ -148,15 +148,22 @@ func describeBackend(b tensor.Backend) string {
 
 // evalOne is the outcome of c under profile p: the model's, or the backend's
 // (a Go panic of the backend becomes a panic outcome that says so).
-func evalOne(o evalOptions, p string, c *tensor.Case) tensor.Outcome {
-	if o.backend == nil {
-		return model.Eval(p, c)
+// A signal interrupts it (the outcome then says so, and the caller stops).
+func evalOne(ctx context.Context, o evalOptions, p string, c *tensor.Case) tensor.Outcome {
+	out, ok := interruptible(ctx, func() tensor.Outcome {
+		if o.backend == nil {
+			return model.Eval(p, c)
+		}
+		if !o.backend.Supports(p, c) {
+			return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
+		}
+		got, _, _ := props.SafeEval(boundBackend{o.backend, ctx}, p, c)
+		return got
+	})
+	if !ok {
+		return tensor.UnsupportedOutcome("tfuzz: interrupted")
 	}
-	if !o.backend.Supports(p, c) {
-		return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
-	}
-	got, _, _ := props.SafeEval(o.backend, p, c)
-	return got
+	return out
 }
 
 // caseFiles expands directories into the .jsonl files below them, sorted.
@@ -214,82 +221,170 @@ type tally struct {
 	reasons                      map[string]int // excused cases by reason
 }
 
-func evalCases(cases []*tensor.Case, o evalOptions, excused exceptions, stdout io.Writer) int {
-	tallies := map[string]*tally{}
-	var order []string
-	for _, c := range cases {
-		profiles := profilesFor(c, o.profiles)
-		if o.backend != nil {
-			profiles = servedProfiles(o.backend, profiles)
+// eachCase calls fn with every case of the case file path and its line.
+func eachCase(path string, fn func(c *tensor.Case, line int) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := tensor.NewReader(f, path)
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			return nil
 		}
-		c.Got = nil
-		quiet := o.json || o.columns || (o.check && o.summaryOnly)
-		if !quiet {
-			fmt.Fprintf(stdout, "%s  %s\n", caseName(c), c.Describe())
+		if err != nil {
+			return err
 		}
-		for _, p := range profiles {
-			got := evalOne(o, p, c)
-			c.Got.Set(p, got)
-			line := "  " + padRight(p, 20) + " " + got.String()
-			if o.check {
-				t := tallies[p]
-				if t == nil {
-					t = &tally{}
-					tallies[p] = t
-					order = append(order, p)
-				}
-				want, ok := c.Expect.Get(p)
-				if !ok {
-					t.missing++
-					line += "   (no expectation)"
-				} else {
-					cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
-					reason, isExcused := excused[exceptionKey{c.ID, p}]
-					switch {
-					case isExcused && cmp.Match():
-						t.matched++
-						t.staleExcuses++
-						line += "   ok (listed as a known difference: remove it)"
-					case isExcused:
-						t.excused++
-						if t.reasons == nil {
-							t.reasons = map[string]int{}
-						}
-						t.reasons[reason]++
-						line += "   known difference: " + reason
-					case cmp.Match():
-						t.matched++
-						if cmp.ThroughUnspecified > 0 {
-							t.throughUnspecified++
-							t.unspecifiedElements += cmp.ThroughUnspecified
-						}
-						line += "   ok"
-					default:
-						t.mismatched++
-						line += "   MISMATCH " + cmp.Detail
-						if len(t.diffs) < o.maxDiffs {
-							t.diffs = append(t.diffs, fmt.Sprintf("%s %s\n      want %s\n      got  %s\n      %s\n      rules %s",
-								caseName(c), c.Describe(), want, got, cmp.Detail, strings.Join(got.Rules, ", ")))
-						}
-					}
-				}
-			}
-			if !quiet {
-				fmt.Fprintln(stdout, line)
-			}
-		}
-		if o.json {
-			stdout.Write(tensor.EncodeCase(c))
-			fmt.Fprintln(stdout)
+		if err := fn(c, r.Line()); err != nil {
+			return err
 		}
 	}
+}
+
+// evaluator evaluates the cases of eval one at a time: each profile's
+// outcome is printed, tallied or written as soon as it is computed and then
+// dropped, so that memory is that of one case and one outcome.
+type evaluator struct {
+	ctx     context.Context
+	o       evalOptions
+	excused exceptions
+	stdout  io.Writer
+	tallies map[string]*tally
+	order   []string
+	columns *columnTable
+	skipped int // cases over the budget
+}
+
+func evalFiles(ctx context.Context, files []string, o evalOptions, excused exceptions, stdout, stderr io.Writer) int {
+	e := &evaluator{ctx: ctx, o: o, excused: excused, stdout: stdout, tallies: map[string]*tally{}}
 	if o.columns {
-		printColumns(cases, stdout)
+		e.columns = &columnTable{}
 	}
-	if !o.check {
-		return exitClean
+	for _, f := range files {
+		err := eachCase(f, func(c *tensor.Case, line int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if len(o.ops) > 0 && !contains(o.ops, c.Op) {
+				return nil
+			}
+			if err := o.budget.Check(c, 1); err != nil {
+				fmt.Fprintf(stderr, "tfuzz eval: %s:%d: case %s: %v\n", f, line, caseName(c), err)
+				e.skipped++
+				return nil
+			}
+			return e.evalCase(c)
+		})
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "tfuzz eval: interrupted")
+			return exitUsage
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
+			return exitUsage
+		}
 	}
-	return printSummary(tallies, order, o, stdout)
+	if e.columns != nil {
+		e.columns.print(stdout)
+	}
+	code := exitClean
+	if o.check {
+		code = printSummary(e.tallies, e.order, o, stdout)
+	}
+	if e.skipped > 0 {
+		fmt.Fprintf(stderr, "tfuzz eval: %d cases not evaluated: over the per-case budget (--max-case-mb %d)\n",
+			e.skipped, o.budget.MaxBytes>>20)
+		code = exitUsage
+	}
+	return code
+}
+
+func (e *evaluator) evalCase(c *tensor.Case) error {
+	o := e.o
+	profiles := profilesFor(c, o.profiles)
+	if o.backend != nil {
+		profiles = servedProfiles(o.backend, profiles)
+	}
+	quiet := o.json || o.columns || (o.check && o.summaryOnly)
+	if !quiet {
+		fmt.Fprintf(e.stdout, "%s  %s\n", caseName(c), c.Describe())
+	}
+	var row *columnRow
+	if e.columns != nil {
+		row = e.columns.add(caseName(c))
+	}
+	got := func(p string) tensor.Outcome {
+		out := evalOne(e.ctx, o, p, c)
+		if e.ctx.Err() != nil {
+			return out // not printed or counted: the command ends
+		}
+		line := e.tally(c, p, out)
+		if !quiet {
+			fmt.Fprintln(e.stdout, line)
+		}
+		if row != nil {
+			row.set(p, compactOutcome(out))
+		}
+		return out
+	}
+	if o.json {
+		c.Got = nil
+		return tensor.WriteCaseGot(e.stdout, c, profiles, got)
+	}
+	for _, p := range profiles {
+		got(p)
+	}
+	return nil
+}
+
+// tally counts the outcome of c under p for --check and returns the line
+// that shows it.
+func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome) string {
+	line := "  " + padRight(p, 20) + " " + got.String()
+	if !e.o.check {
+		return line
+	}
+	t := e.tallies[p]
+	if t == nil {
+		t = &tally{}
+		e.tallies[p] = t
+		e.order = append(e.order, p)
+	}
+	want, ok := c.Expect.Get(p)
+	if !ok {
+		t.missing++
+		return line + "   (no expectation)"
+	}
+	cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
+	reason, isExcused := e.excused[exceptionKey{c.ID, p}]
+	switch {
+	case isExcused && cmp.Match():
+		t.matched++
+		t.staleExcuses++
+		return line + "   ok (listed as a known difference: remove it)"
+	case isExcused:
+		t.excused++
+		if t.reasons == nil {
+			t.reasons = map[string]int{}
+		}
+		t.reasons[reason]++
+		return line + "   known difference: " + reason
+	case cmp.Match():
+		t.matched++
+		if cmp.ThroughUnspecified > 0 {
+			t.throughUnspecified++
+			t.unspecifiedElements += cmp.ThroughUnspecified
+		}
+		return line + "   ok"
+	}
+	t.mismatched++
+	if len(t.diffs) < e.o.maxDiffs {
+		t.diffs = append(t.diffs, fmt.Sprintf("%s %s\n      want %s\n      got  %s\n      %s\n      rules %s",
+			caseName(c), c.Describe(), want, got, cmp.Detail, strings.Join(got.Rules, ", ")))
+	}
+	return line + "   MISMATCH " + cmp.Detail
 }
 
 func printSummary(tallies map[string]*tally, order []string, o evalOptions, stdout io.Writer) int {

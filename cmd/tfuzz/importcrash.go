@@ -1,14 +1,13 @@
 package main
 
 import (
+	"context"
 	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-
-	"github.com/spf13/pflag"
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/fuzz"
@@ -29,52 +28,94 @@ bug is fixed, the file (its expect is the model's outcome) is a regression
 case for corpus/regressions/. An input that decodes but on which no backend
 diverges while the model's own checks fail (a crash of the codec or model
 target) is written as a case to OUT/cases for tfuzz eval.
+An input may hold at most 64 MiB; a case over the per-case budget
+(--max-case-mb) is refused.
 Exit 0 when no input diverges, 1 when one does, 2 when an input is not a case.
 `
 
-func runImportCrash(args []string, stdout, stderr io.Writer) int {
+// maxCrashInputBytes bounds what import-crash reads of one input: a case
+// line is at most tensor.MaxLineBytes, and fuzzers' inputs are far smaller.
+const maxCrashInputBytes = tensor.MaxLineBytes
+
+func runImportCrash(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var backends, profiles []string
-	var out string
+	var out, python string
 	var noShrink bool
-	fl := pflag.NewFlagSet("import-crash", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, importCrashUsage, "\nflags:\n", fl.FlagUsages()) }
-	fl.StringArrayVar(&backends, "backend", nil, "check this backend (repeatable; default: all built in)")
-	fl.StringArrayVar(&profiles, "profile", nil, "only this profile (repeatable)")
-	fl.StringVar(&out, "out", "tfuzz-out", "output folder (findings/, cases/)")
+	fl := newFlags("import-crash", importCrashUsage, stdout, stderr)
+	fl.StringArrayVar(&backends, "backend", nil, "check this backend (repeatable; default: all built in): "+backendHelp)
+	fl.StringArrayVarP(&profiles, "profile", "p", nil, "only this profile (repeatable)")
+	fl.StringVar(&out, "out", defaultOut, "output folder (findings/, cases/)")
 	fl.BoolVar(&noShrink, "no-shrink", false, "store the case as the crash input holds it, unshrunk")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz import-crash: %v\n", err)
-		return exitUsage
+	maxCaseMB := budgetFlag(fl)
+	pythonFlag(fl, &python)
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprint(stderr, "tfuzz import-crash: no crash inputs given\n\n")
-		fl.Usage()
-		return exitUsage
+		return fl.fail("no crash inputs given")
 	}
+	if err := checkProfiles("--profile", profiles); err != nil {
+		return fl.errorf("%v", err)
+	}
+	if *maxCaseMB <= 0 {
+		return fl.errorf("--max-case-mb must be positive")
+	}
+	setPython(python)
 	targets, err := selectTargets(backends, profiles)
 	if err != nil {
-		fmt.Fprintf(stderr, "tfuzz import-crash: %v\n", err)
-		return exitUsage
+		return fl.errorf("%v", err)
 	}
 	defer closeTargets(targets)
+	imp := importer{ctx: ctx, targets: targets, out: out, noShrink: noShrink,
+		budget: tensor.Budget{MaxBytes: int64(*maxCaseMB) << 20}, stdout: stdout}
 	code := exitClean
 	for _, path := range fl.Args() {
-		c, err := importCrash(path, targets, out, noShrink, stdout)
+		if ctx.Err() != nil {
+			break
+		}
+		c, err := imp.importCrash(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "tfuzz import-crash: %v\n", err)
 		}
-		code = max(code, c)
+		code = worse(code, c)
 	}
 	return code
 }
 
+// importer imports crash inputs into one output folder.
+type importer struct {
+	ctx      context.Context
+	targets  []campaign.Target
+	out      string
+	noShrink bool
+	budget   tensor.Budget
+	stdout   io.Writer
+}
+
+// readLimited reads at most limit bytes of path, and fails beyond.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("%s: a folder, not a crash input", path)
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(raw)) > limit {
+		return nil, fmt.Errorf("%s: over the limit of %d MiB for a crash input", path, limit>>20)
+	}
+	return raw, nil
+}
+
 // importCrash imports one crash input and returns its exit code.
-func importCrash(path string, targets []campaign.Target, out string, noShrink bool, stdout io.Writer) (int, error) {
-	raw, err := os.ReadFile(path)
+func (imp importer) importCrash(path string) (int, error) {
+	ctx, targets, out, noShrink, stdout := imp.ctx, imp.targets, imp.out, imp.noShrink, imp.stdout
+	raw, err := readLimited(path, maxCrashInputBytes)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -91,22 +132,32 @@ func importCrash(path string, targets []campaign.Target, out string, noShrink bo
 		return exitUsage, fmt.Errorf("%s: not a crash input tfuzz can read (as a %s): %v", path, format, err)
 	}
 	source := fmt.Sprintf("tfuzz %s import-crash of %s (%s, sha1 %x)", campaign.Version, filepath.Base(path), format, sha1.Sum(raw))
+	if err := imp.budget.Check(c, 2); err != nil { // the model's outcome and the backend's
+		return exitUsage, fmt.Errorf("%s: %v", path, err)
+	}
 	fmt.Fprintf(stdout, "%s: %s: %s\n", path, format, c.Describe())
 	found := 0
 	for _, t := range targets {
 		if !t.Backend.Supports(t.Profile, c) {
 			continue
 		}
-		f := props.Differential(t.Backend, t.Profile, c)
+		f := props.Differential(boundBackend{t.Backend, ctx}, t.Profile, c)
+		if ctx.Err() != nil {
+			return exitUsage, fmt.Errorf("%s: interrupted", path)
+		}
 		if f == nil {
 			continue
 		}
 		found++
 		original := elements(c)
 		if !noShrink {
-			f = campaign.ShrinkFinding(t.Backend, f, 0)
+			f = campaign.ShrinkFinding(ctx, t.Backend, f, 0)
 		}
 		file, isNew, err := campaign.AddFinding(out, f, campaign.FindingMeta{OriginalElements: original, Source: source})
+		var inErr *campaign.InputError
+		if errors.As(err, &inErr) {
+			return exitUsage, fmt.Errorf("--out: %w", err)
+		}
 		if err != nil {
 			return exitInternal, err
 		}
@@ -131,7 +182,7 @@ func importCrash(path string, targets []campaign.Target, out string, noShrink bo
 	}
 	dir := filepath.Join(out, "cases")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return exitInternal, err
+		return exitUsage, fmt.Errorf("--out: %w", err)
 	}
 	cc := *c
 	cc.ID, cc.Source = fmt.Sprintf("crash-%x", sha1.Sum(raw)), source

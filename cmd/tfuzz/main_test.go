@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,10 +12,19 @@ import (
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
+// TestMain lets a test run this binary as tfuzz itself (TFUZZ_BE_MAIN=1),
+// so that signals and exit codes are those of the real process.
+func TestMain(m *testing.M) {
+	if os.Getenv("TFUZZ_BE_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
 func runTfuzz(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -2,14 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/spf13/pflag"
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/reports"
@@ -29,27 +28,19 @@ cases). The same shard given twice is counted once.
 Exit 0 with no finding, 1 with findings, 2 on bad input.
 `
 
-func runMerge(args []string, stdout, stderr io.Writer) int {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var out string
-	fl := pflag.NewFlagSet("merge", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, mergeUsage, "\nflags:\n", fl.FlagUsages()) }
+	fl := newFlags("merge", mergeUsage, stdout, stderr)
 	fl.StringVar(&out, "out", "", "the merged output folder (or give it as the first argument)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz merge: %v\n", err)
-		return exitUsage
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
 	dirs := fl.Args()
 	if out == "" && len(dirs) > 0 {
 		out, dirs = dirs[0], dirs[1:]
 	}
 	if out == "" || len(dirs) == 0 {
-		fmt.Fprint(stderr, "tfuzz merge: want an output folder and at least one folder to merge\n\n")
-		fl.Usage()
-		return exitUsage
+		return fl.fail("want an output folder and at least one folder to merge")
 	}
 	res, err := campaign.Merge(out, dirs)
 	var inErr *campaign.InputError

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
-	"github.com/spf13/pflag"
-
-	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/reports"
 )
 
@@ -24,32 +22,26 @@ programs in the language of each framework involved under DIR/repro/<id>/.
 Exit 0 with no finding, 1 with findings, 2 on bad input.
 `
 
-func runReport(args []string, stdout, stderr io.Writer) int {
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var asJSON bool
 	var out string
 	var reproProfiles []string
-	fl := pflag.NewFlagSet("report", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, reportUsage, "\nflags:\n", fl.FlagUsages()) }
+	fl := newFlags("report", reportUsage, stdout, stderr)
 	fl.BoolVar(&asJSON, "json", false, "print JSON instead of Markdown")
 	fl.StringVar(&out, "out", "", "write report.md, report.json and the repro programs into this folder")
 	fl.StringArrayVar(&reproProfiles, "repro-profile", nil, "also write repro programs for this profile (repeatable; e.g. pytorch/cuda)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz report: %v\n", err)
-		return exitUsage
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprint(stderr, "tfuzz report: no findings folder given\n\n")
-		fl.Usage()
-		return exitUsage
+		return fl.fail("no findings folder given")
 	}
-	for _, p := range reproProfiles {
-		if _, ok := model.Lookup(p); !ok {
-			fmt.Fprintf(stderr, "tfuzz report: --repro-profile: unknown profile %q (see tfuzz profiles)\n", p)
-			return exitUsage
+	if err := checkProfiles("--repro-profile", reproProfiles); err != nil {
+		return fl.errorf("%v", err)
+	}
+	if out != "" {
+		if info, err := os.Stat(out); err == nil && !info.IsDir() {
+			return fl.errorf("--out: %s is a file, not a folder", out)
 		}
 	}
 	findings, err := reports.Read(fl.Args()...)
@@ -62,8 +54,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	case out != "":
 		written, err := reports.WriteDir(out, findings, o)
 		if err != nil {
-			fmt.Fprintf(stderr, "tfuzz report: %v\n", err)
-			return exitInternal
+			fmt.Fprintf(stderr, "tfuzz report: --out: %v\n", err)
+			return exitUsage
 		}
 		fmt.Fprintf(stdout, "%d findings: wrote %s/report.md, %s/report.json and %d repro programs\n", len(findings), out, out, len(written))
 	case asJSON:

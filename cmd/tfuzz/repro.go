@@ -1,41 +1,113 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/tfuzz/tfuzz/campaign"
+	"github.com/tfuzz/tfuzz/impls/adapter"
 	"github.com/tfuzz/tfuzz/props"
+	"github.com/tfuzz/tfuzz/reports"
+	"github.com/tfuzz/tfuzz/tensor"
 )
 
-// runRepro replays findings: exit 1 while any still diverges, 0 once all are fixed.
-func runRepro(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: tfuzz repro FINDING.jsonl...")
-		return exitUsage
+const reproUsage = `usage: tfuzz repro [--backend B] [--allow-exec] FINDING|DIR...
+
+Replays findings: each finding's case is evaluated again by the backend it
+names (or --backend) and by the model, under the finding's profile. A DIR is
+a campaign's output folder or its findings/ folder.
+
+A finding is a file anyone may send you, so replaying one never runs a
+command it names: a finding of an exec:COMMAND backend prints the command
+and is not replayed unless --allow-exec is given. A finding of a backend
+this tfuzz does not have (a test backend such as the example report's
+"planted") or of an unknown profile is an error, never "fixed".
+Exit 0 when every finding is fixed, 1 while one still diverges, 2 when one
+cannot be replayed.
+`
+
+func runRepro(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var backend, python string
+	var allowExec bool
+	fl := newFlags("repro", reproUsage, stdout, stderr)
+	fl.StringVar(&backend, "backend", "", "replay against this backend instead of the finding's: "+backendHelp)
+	fl.BoolVar(&allowExec, "allow-exec", false, "run the exec:COMMAND a finding names (only for findings you trust)")
+	pythonFlag(fl, &python)
+	maxCaseMB := budgetFlag(fl)
+	if code, ok := fl.parse(args); !ok {
+		return code
+	}
+	if fl.NArg() == 0 {
+		return fl.fail("no finding given")
+	}
+	setPython(python)
+	budget := tensor.Budget{MaxBytes: int64(*maxCaseMB) << 20}
+	var paths []string
+	for _, a := range fl.Args() {
+		files, err := reports.FindingFiles(a)
+		if err != nil {
+			return fl.errorf("%v", err)
+		}
+		if len(files) == 0 {
+			return fl.errorf("%s: no findings (want a finding file, a campaign output folder or its findings/ folder)", a)
+		}
+		paths = append(paths, files...)
 	}
 	code := exitClean
-	for _, path := range args {
-		sf, err := campaign.ReadFinding(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "tfuzz repro: %v\n", err)
-			return exitUsage
+	for _, path := range paths {
+		if ctx.Err() != nil {
+			break
 		}
-		b, err := openBackend(sf.Info.Backend)
-		if err != nil {
-			fmt.Fprintf(stderr, "tfuzz repro: %s: backend %q is not available here: %v\n", path, sf.Info.Backend, err)
-			return exitUsage
-		}
-		f := props.Differential(b, sf.Info.Profile, sf.Case)
-		closeBackend(b)
-		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n", path, sf.Info.Backend, sf.Info.Profile, sf.Case.Describe())
-		if f == nil {
-			fmt.Fprintln(stdout, "  fixed: the backend now agrees with the model")
-			continue
-		}
-		code = exitDiverged
-		fmt.Fprintf(stdout, "  still diverges (%s)\n  model:   %s\n  backend: %s\n  %s\n  model rules: %v\n",
-			f.Compare.Divergence, f.Want, f.Got, f.Compare.Detail, f.Want.Rules)
+		code = worse(code, reproOne(ctx, path, backend, allowExec, budget, stdout, stderr))
 	}
 	return code
+}
+
+// reproOne replays one finding file and returns its exit code.
+func reproOne(ctx context.Context, path, backend string, allowExec bool, budget tensor.Budget, stdout, stderr io.Writer) int {
+	sf, err := campaign.ReadFinding(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "tfuzz repro: %v\n", err)
+		return exitUsage
+	}
+	name := sf.Info.Backend
+	if backend != "" {
+		name = backend
+	}
+	if adapter.IsExec(name) && backend == "" && !allowExec {
+		fmt.Fprintf(stderr, "tfuzz repro: %s: the finding's backend runs a command:\n    %s\n"+
+			"  not run: give --allow-exec if you trust this file, or --backend to replay it elsewhere\n", path, name)
+		return exitUsage
+	}
+	if err := budget.Check(sf.Case, 2); err != nil { // the model's outcome and the backend's
+		fmt.Fprintf(stderr, "tfuzz repro: %s: %v\n", path, err)
+		return exitUsage
+	}
+	b, err := openBackend(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %q is not available here: %v\n", path, name, err)
+		if _, ok := backendFactories[name]; !ok && !adapter.IsExec(name) && name != pythonBackend {
+			fmt.Fprintf(stderr, "  a finding of a backend built into another program is replayed by that program "+
+				"(the example report's: go run ./reports/examples/planted repro FILE)\n")
+		}
+		return exitUsage
+	}
+	defer closeBackend(b)
+	if !contains(b.Profiles(), sf.Info.Profile) {
+		fmt.Fprintf(stderr, "tfuzz repro: %s: %s\n", path, notServed(b, sf.Info.Profile))
+		return exitUsage
+	}
+	f, ok := interruptible(ctx, func() *props.Finding { return props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case) })
+	if !ok || ctx.Err() != nil {
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n", path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+	if f == nil {
+		fmt.Fprintln(stdout, "  fixed: the backend now agrees with the model")
+		return exitClean
+	}
+	fmt.Fprintf(stdout, "  still diverges (%s)\n  model:   %s\n  backend: %s\n  %s\n  model rules: %v\n",
+		f.Compare.Divergence, f.Want, f.Got, f.Compare.Detail, f.Want.Rules)
+	return exitDiverged
 }

@@ -1,21 +1,21 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
-
-	"github.com/spf13/pflag"
 
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-const rulesUsage = `usage: tfuzz rules [--open] [FILE|DIR...]
+const rulesUsage = `usage: tfuzz rules [--open] [PREFIX] [FILE|DIR...]
 
-Lists the model's rules with their sources. Rules that may leave elements
+Lists the model's rules with their sources (with PREFIX, those whose name
+starts with it: "numpy."). Rules that may leave elements
 unspecified ("?") are marked open. With case files (a DIR stands for the
 .jsonl files below it), every case is evaluated under the profiles of its
 expect (every profile when it has none), and each open rule shows how many
@@ -31,35 +31,41 @@ type unspecifiedTally struct {
 	perProfile map[string]int // profile -> outcomes evaluated
 }
 
-func runRules(args []string, stdout, stderr io.Writer) int {
+func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var openOnly bool
-	fl := pflag.NewFlagSet("rules", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, rulesUsage, "\nflags:\n", fl.FlagUsages()) }
+	fl := newFlags("rules", rulesUsage, stdout, stderr)
 	fl.BoolVar(&openOnly, "open", false, `list only the rules that may leave elements unspecified ("?")`)
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz rules: %v\n", err)
-		return exitUsage
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
-	var tally *unspecifiedTally
-	if fl.NArg() > 0 {
-		files, err := caseFiles(fl.Args())
-		if err != nil {
-			fmt.Fprintf(stderr, "tfuzz rules: %v\n", err)
-			return exitUsage
-		}
-		if tally, err = countUnspecified(files); err != nil {
-			fmt.Fprintf(stderr, "tfuzz rules: %v\n", err)
-			return exitUsage
-		}
-	}
-	for _, r := range model.Rules() {
-		if openOnly && !r.Open {
+	var prefix string
+	var paths []string
+	for _, a := range fl.Args() {
+		if _, err := os.Stat(a); err == nil || strings.ContainsRune(a, os.PathSeparator) || strings.HasSuffix(a, ".jsonl") {
+			paths = append(paths, a)
 			continue
 		}
+		if prefix != "" {
+			return fl.fail("want at most one PREFIX, got %q and %q", prefix, a)
+		}
+		prefix = a
+	}
+	var tally *unspecifiedTally
+	if len(paths) > 0 {
+		files, err := caseFiles(paths)
+		if err != nil {
+			return fl.errorf("%v", err)
+		}
+		if tally, err = countUnspecified(ctx, files); err != nil {
+			return fl.errorf("%v", err)
+		}
+	}
+	n := 0
+	for _, r := range model.Rules() {
+		if openOnly && !r.Open || !strings.HasPrefix(r.Name, prefix) {
+			continue
+		}
+		n++
 		fmt.Fprintf(stdout, "%s\n    %s\n    source: %s\n", r.Name, r.Doc, r.Source)
 		if r.Open {
 			line := `    open: may leave elements unspecified ("?")`
@@ -69,6 +75,9 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, line)
 		}
 	}
+	if n == 0 {
+		return fl.errorf("no rule starts with %q", prefix)
+	}
 	if tally != nil {
 		tally.print(stdout)
 	}
@@ -76,7 +85,7 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 }
 
 // countUnspecified evaluates every case of files under its profiles.
-func countUnspecified(files []string) (*unspecifiedTally, error) {
+func countUnspecified(ctx context.Context, files []string) (*unspecifiedTally, error) {
 	t := &unspecifiedTally{byRule: map[string]int{}, outcomes: map[string]int{}, byProfile: map[string]int{}, perProfile: map[string]int{}}
 	for _, f := range files {
 		cases, err := tensor.ReadFile(f)
@@ -84,6 +93,9 @@ func countUnspecified(files []string) (*unspecifiedTally, error) {
 			return nil, err
 		}
 		for _, c := range cases {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			for _, p := range profilesFor(c, nil) {
 				t.perProfile[p]++
 				n, by := model.UnspecifiedElements(model.Eval(p, c))

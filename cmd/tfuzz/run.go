@@ -5,19 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/tfuzz/tfuzz/campaign"
-	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
-	"github.com/tfuzz/tfuzz/tensor"
 )
 
 const runUsage = `usage: tfuzz run [flags]
@@ -25,7 +20,19 @@ const runUsage = `usage: tfuzz run [flags]
 Runs a campaign: draws cases, checks every backend against the model on each
 profile it claims, shrinks every divergence and writes one finding per
 signature to OUT/findings. Prints the seed; --seed replays a campaign and
---shard k/n runs a disjoint slice of it. Exit 0 with no finding, 1 with findings.
+--shard k/n runs a disjoint slice of it.
+
+OUT/state.json is the campaign's checkpoint. A folder that holds one is
+continued with --resume (same seed, shard, backends, profiles, ops and
+dtypes; it says where it resumes) or started over with --force (its findings
+are kept); without either, tfuzz run refuses it. One tfuzz at a time writes
+a folder (a lock on OUT/.tfuzz.lock). tfuzz with no command continues the
+campaign in tfuzz-out when there is one.
+
+Ctrl-C or SIGTERM stops the campaign within seconds: shrinking and adapter
+calls are cancelled (adapters are killed), the checkpoint is written and
+tfuzz exits 130 or 143; a second signal exits at once.
+Exit 0 with no finding, 1 with findings, 2 on a usage error.
 `
 
 // runOptions are the flags of tfuzz run (and of the main job).
@@ -38,60 +45,56 @@ type runOptions struct {
 	ops, dtypes        []string
 	shard              string
 	out                string
-	resume             bool
+	resume, force      bool
 	maxCases           int64
+	python             string
 }
 
-func runFlags(o *runOptions, stderr io.Writer) *pflag.FlagSet {
-	fl := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.DurationVar(&o.duration, "duration", 60*time.Second, "how long to run (0: until --max-cases)")
-	fl.IntVar(&o.workers, "workers", 0, "goroutines drawing and checking cases (default: the number of cores)")
-	fl.Uint64Var(&o.seed, "seed", 0, "campaign seed (default: random, printed)")
-	fl.StringArrayVar(&o.backends, "backend", nil, "check this backend (repeatable; default: all)")
-	fl.StringArrayVar(&o.profiles, "profile", nil, "only this profile (repeatable)")
-	fl.StringArrayVar(&o.ops, "op", nil, "only this op (repeatable)")
-	fl.StringArrayVar(&o.dtypes, "dtype", nil, "only inputs of this dtype (repeatable)")
-	fl.StringVar(&o.shard, "shard", "0/1", "run the slice k/n of the case space (cases i with i mod n = k)")
-	fl.StringVar(&o.out, "out", "tfuzz-out", "output folder (findings/, state.json)")
-	fl.BoolVar(&o.resume, "resume", false, "continue the campaign checkpointed in --out")
+func runFlags(o *runOptions, stdout, stderr io.Writer) *flags {
+	fl := newFlags("run", runUsage, stdout, stderr)
+	fl.DurationVar(&o.duration, "duration", 60*time.Second, "how long to draw cases (0: until --max-cases)")
 	fl.Int64Var(&o.maxCases, "max-cases", 0, "stop after this many cases (0: no limit)")
+	fl.Uint64Var(&o.seed, "seed", 0, "campaign seed (default: random, printed; with --resume, the checkpoint's)")
+	fl.StringVar(&o.shard, "shard", "0/1", "run the slice k/n of the case space (cases i with i mod n = k)")
+	fl.StringVar(&o.out, "out", defaultOut, "output folder (findings/, state.json)")
+	fl.BoolVar(&o.resume, "resume", false, "continue the campaign checkpointed in --out")
+	fl.BoolVar(&o.force, "force", false, "start a new campaign in an --out that holds one (its findings are kept)")
+	fl.StringArrayVar(&o.backends, "backend", nil, "check this backend (repeatable; default: all built in): "+backendHelp)
+	fl.StringArrayVarP(&o.profiles, "profile", "p", nil, "only this profile (repeatable; tfuzz profiles lists them)")
+	fl.StringArrayVar(&o.ops, "op", nil, "only this op (repeatable; tfuzz ops lists them)")
+	fl.StringArrayVar(&o.dtypes, "dtype", nil, "only inputs of this dtype (repeatable)")
+	fl.IntVar(&o.workers, "workers", 0, "goroutines drawing and checking cases (default: the number of cores)")
+	pythonFlag(fl, &o.python)
 	return fl
 }
 
-func runRun(args []string, stdout, stderr io.Writer) int {
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o runOptions
-	fl := runFlags(&o, stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, runUsage, "\nflags:\n", fl.FlagUsages()) }
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
-		return exitUsage
+	fl := runFlags(&o, stdout, stderr)
+	if code, ok := fl.parse(args); !ok {
+		return code
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "tfuzz run: unexpected arguments %v\n", fl.Args())
-		return exitUsage
+	if code, ok := fl.noArgs(); !ok {
+		return code
 	}
 	o.seedSet = fl.Changed("seed")
-	return runCampaign(o, stdout, stderr)
+	return runCampaign(ctx, o, stdout, stderr)
 }
 
-func runCampaign(o runOptions, stdout, stderr io.Writer) int {
+func runCampaign(ctx context.Context, o runOptions, stdout, stderr io.Writer) int {
 	cfg, err := o.config(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
 		return exitUsage
 	}
 	defer closeTargets(cfg.Targets)
-	cfg.Defaults()
-	fmt.Fprintf(stderr, "tfuzz run: seed %d, shard %d/%d, %d targets, %d workers, out %s\n",
-		cfg.Seed, cfg.Shard, cfg.Shards, len(cfg.Targets), cfg.Workers, cfg.OutDir)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	st, err := campaign.Run(ctx, cfg)
-	if err != nil {
+	var inErr *campaign.InputError
+	switch {
+	case errors.As(err, &inErr):
+		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
+		return exitUsage
+	case err != nil:
 		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
 		return exitInternal
 	}
@@ -102,9 +105,13 @@ func runCampaign(o runOptions, stdout, stderr io.Writer) int {
 	if st.NewFindings > 0 {
 		fmt.Fprintf(stdout, "shrunk to %v elements (from %v)\n", st.ShrunkElements, st.OriginalElements)
 	}
+	if st.Interrupted {
+		fmt.Fprintf(stdout, "interrupted: the cases below %d are done; continue with: tfuzz run --resume --out %s\n", st.Next, cfg.OutDir)
+	}
 	fmt.Fprintf(stdout, "replay: tfuzz run --seed %d --shard %d/%d\n", st.Seed, cfg.Shard, cfg.Shards)
 	if st.Findings > 0 {
-		fmt.Fprintf(stdout, "findings: %s (tfuzz repro FILE replays one)\n", cfg.OutDir+"/"+campaign.FindingsDir)
+		fmt.Fprintf(stdout, "findings: %s (tfuzz repro FILE replays one, tfuzz report %s renders them)\n",
+			cfg.OutDir+"/"+campaign.FindingsDir, cfg.OutDir)
 	}
 	if st.Divergent > 0 {
 		return exitDiverged
@@ -114,46 +121,53 @@ func runCampaign(o runOptions, stdout, stderr io.Writer) int {
 
 // config validates the flags into a campaign configuration.
 func (o runOptions) config(stderr io.Writer) (campaign.Config, error) {
-	cfg := campaign.Config{Duration: o.duration, Workers: o.workers, OutDir: o.out, Resume: o.resume,
+	cfg := campaign.Config{Duration: o.duration, Workers: o.workers, OutDir: o.out, Resume: o.resume, Force: o.force,
 		MaxCases: o.maxCases, Progress: stderr}
+	switch {
+	case o.resume && o.force:
+		return cfg, fmt.Errorf("--resume and --force contradict each other: continue the campaign, or start a new one")
+	case o.duration < 0 || o.maxCases < 0 || o.workers < 0:
+		return cfg, fmt.Errorf("--duration, --max-cases and --workers must not be negative")
+	case o.duration == 0 && o.maxCases == 0:
+		return cfg, fmt.Errorf("--duration 0 needs --max-cases: the campaign would never end")
+	}
 	k, n, err := parseShard(o.shard)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.Shard, cfg.Shards = k, n
-	for _, p := range o.profiles {
-		if _, ok := model.Lookup(p); !ok {
-			return cfg, fmt.Errorf("--profile: unknown profile %q (see tfuzz profiles)", p)
-		}
+	if err := checkProfiles("--profile", o.profiles); err != nil {
+		return cfg, err
 	}
-	for _, op := range o.ops {
-		if _, ok := tensor.LookupOp(op); !ok {
-			return cfg, fmt.Errorf("--op: unknown op %q (see tfuzz ops)", op)
-		}
+	if err := checkOps("--op", o.ops); err != nil {
+		return cfg, err
 	}
 	cfg.Gen = props.CaseOptions{Ops: o.ops}
 	for _, d := range o.dtypes {
-		dt, err := tensor.ParseDType(d)
+		dt, err := parseDType("--dtype", d)
 		if err != nil {
-			return cfg, fmt.Errorf("--dtype: %v", err)
+			return cfg, err
 		}
 		cfg.Gen.DTypes = append(cfg.Gen.DTypes, dt)
-	}
-	if cfg.Targets, err = selectTargets(o.backends, o.profiles); err != nil {
-		return cfg, err
 	}
 	switch {
 	case o.seedSet:
 		cfg.Seed = o.seed
 	case o.resume:
-		if cfg.Seed, err = campaign.ResumeSeed(o.out); err != nil {
+		if cfg.Seed, err = campaign.ResumeSeed(o.out); errors.Is(err, fs.ErrNotExist) {
+			return cfg, fmt.Errorf("--resume: %s holds no campaign to resume (no state.json)", o.out)
+		} else if err != nil {
 			return cfg, fmt.Errorf("--resume: %v", err)
 		}
 	default:
 		cfg.Seed = rand.Uint64()
 	}
-	if o.duration < 0 || o.maxCases < 0 {
-		return cfg, fmt.Errorf("--duration and --max-cases must not be negative")
+	setPython(o.python)
+	if cfg.Targets, err = selectTargets(o.backends, o.profiles); err != nil {
+		return cfg, err
+	}
+	if len(cfg.Targets) == 0 {
+		return cfg, fmt.Errorf("no backend claims any of the profiles %v (the backends claim %v)", o.profiles, claimedProfiles(o.backends))
 	}
 	return cfg, nil
 }

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ const Prefix = "exec:"
 // Config describes an exec backend. Zero values take the documented defaults.
 type Config struct {
 	Command      string        // the command line (see SplitCommand)
+	Name         string        // how reports and findings name the backend; default "exec:" + Command
 	Dir          string        // working directory; default: the current one
 	Env          []string      // extra NAME=value environment entries
 	Timeout      time.Duration // per case; default 30s
@@ -110,7 +112,7 @@ func New(cfg Config) (*Backend, error) {
 	}
 	b := &Backend{cfg: cfg, env: env, argv: argv, idle: map[string][]*proc{}, count: map[string]int{}}
 	b.cond = sync.NewCond(&b.mu)
-	p, err := startProc(b)
+	p, err := startProc(context.Background(), b)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +127,13 @@ func New(cfg Config) (*Backend, error) {
 	return b, nil
 }
 
-// Name is "exec:" and the command line.
-func (b *Backend) Name() string { return Prefix + b.cfg.Command }
+// Name is Config.Name, by default "exec:" and the command line.
+func (b *Backend) Name() string {
+	if b.cfg.Name != "" {
+		return b.cfg.Name
+	}
+	return Prefix + b.cfg.Command
+}
 
 // Profiles are the profiles the adapter's handshake names.
 func (b *Backend) Profiles() []string { return append([]string(nil), b.hello.Profiles...) }
@@ -163,15 +170,34 @@ func (b *Backend) Stats() Stats {
 // protocol: Eval kills it and panics, which the harness reports as a bug of
 // the backend.
 func (b *Backend) Eval(profile string, c *tensor.Case) tensor.Outcome {
+	out, _ := b.EvalContext(context.Background(), profile, c)
+	return out
+}
+
+// EvalContext is Eval that ctx can interrupt: when ctx is done before the
+// answer, the adapter's process group is killed and EvalContext returns
+// ctx's error with an outcome that means nothing (the case was not run to
+// its end). It returns promptly even while a process is starting.
+func (b *Backend) EvalContext(ctx context.Context, profile string, c *tensor.Case) (tensor.Outcome, error) {
 	if !b.serves(profile) {
-		return tensor.UnsupportedOutcome("tfuzz: adapter %s does not serve profile %q (it serves %v)", b.Name(), profile, b.hello.Profiles)
+		return tensor.UnsupportedOutcome("tfuzz: adapter %s does not serve profile %q (it serves %v)", b.Name(), profile, b.hello.Profiles), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return interruptedOutcome(), err
 	}
 	req := encodeRequest(profile, c)
-	p, err := b.acquire(profile)
+	p, err := b.acquire(ctx, profile)
 	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedOutcome(), ctx.Err()
+		}
 		panic(fmt.Sprintf("adapter: %v", err))
 	}
-	line, death := p.roundtrip(req, b.cfg.Timeout)
+	line, death := p.roundtrip(ctx, req, b.cfg.Timeout)
+	if death == nil && line == nil { // interrupted
+		b.release(p, false)
+		return interruptedOutcome(), ctx.Err()
+	}
 	b.mu.Lock()
 	b.stats.Cases++
 	if death != nil {
@@ -184,9 +210,15 @@ func (b *Backend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 	b.mu.Unlock()
 	if death != nil {
 		b.release(p, false)
-		return *death
+		return *death, nil
 	}
-	out, restart, err := decodeAnswer(line)
+	var out tensor.Outcome
+	var restart string
+	if len(line) > MaxAnswerBytes {
+		err = fmt.Errorf("an answer line over the limit of %d MiB", MaxAnswerBytes>>20)
+	} else {
+		out, restart, err = decodeAnswer(line)
+	}
 	if err != nil {
 		p.kill()
 		b.release(p, false)
@@ -198,10 +230,14 @@ func (b *Backend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 		out.Warnings = append(out.Warnings, "tfuzz: the adapter restarts after this case: "+restart)
 		b.release(p, false)
 		go p.close()
-		return out
+		return out, nil
 	}
 	b.release(p, true)
-	return out
+	return out, nil
+}
+
+func interruptedOutcome() tensor.Outcome {
+	return tensor.UnsupportedOutcome("tfuzz: interrupted before the adapter answered")
 }
 
 // decodeAnswer decodes an answer line: one case-format outcome, optionally
@@ -238,7 +274,7 @@ func encodeRequest(profile string, c *tensor.Case) []byte {
 
 // acquire returns an idle process bound to profile, binding a fresh one or
 // starting one when the profile has fewer than Procs, else waits for one.
-func (b *Backend) acquire(profile string) (*proc, error) {
+func (b *Backend) acquire(ctx context.Context, profile string) (*proc, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for {
@@ -258,7 +294,7 @@ func (b *Backend) acquire(profile string) (*proc, error) {
 			b.count[profile]++
 			b.stats.Starts++
 			b.mu.Unlock()
-			p, err := startProc(b)
+			p, err := startProc(ctx, b)
 			if err == nil && !servesIn(p.hello, profile) {
 				p.close()
 				err = fmt.Errorf("%s: restarted adapter no longer serves %s (it serves %v)", b.Name(), profile, p.hello.Profiles)
@@ -310,7 +346,8 @@ func (b *Backend) release(p *proc, alive bool) {
 	}
 }
 
-// Close ends every idle process (busy ones end when their case returns).
+// Close ends every idle process; a busy one ends when its case returns (an
+// EvalContext whose ctx is done returns at once).
 func (b *Backend) Close() error {
 	b.mu.Lock()
 	b.closed = true

@@ -1,8 +1,9 @@
 package adapter
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -25,8 +26,8 @@ func TestSplitCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(env, tt.env) || !reflect.DeepEqual(argv, tt.argv) {
-				t.Errorf("SplitCommand(%q) = %q, %q; want %q, %q", tt.line, env, argv, tt.env, tt.argv)
+			if diff := cmp.Diff([][]string{tt.env, tt.argv}, [][]string{env, argv}); diff != "" {
+				t.Errorf("SplitCommand(%q): env, argv (-want +got):\n%s", tt.line, diff)
 			}
 		})
 	}

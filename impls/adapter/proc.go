@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,8 +74,8 @@ type proc struct {
 	wmu     sync.Mutex
 }
 
-// startProc starts the adapter and reads its handshake.
-func startProc(b *Backend) (*proc, error) {
+// startProc starts the adapter and reads its handshake; ctx interrupts the wait.
+func startProc(ctx context.Context, b *Backend) (*proc, error) {
 	cmd := exec.Command(b.argv[0], b.argv[1:]...)
 	cmd.Dir = b.cfg.Dir
 	cmd.Env = append(append(os.Environ(), b.cfg.Env...), b.env...)
@@ -94,6 +95,7 @@ func startProc(b *Backend) (*proc, error) {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
 	p := &proc{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), exited: make(chan struct{}), stderr: tail}
+	live.add(p)
 	go p.readLines(stdout)
 	timer := time.NewTimer(b.cfg.StartTimeout)
 	defer timer.Stop()
@@ -110,16 +112,25 @@ func startProc(b *Backend) (*proc, error) {
 	case <-timer.C:
 		p.kill()
 		return nil, fmt.Errorf("%s: no handshake within %v%s", b.Name(), b.cfg.StartTimeout, p.stderrNote())
+	case <-ctx.Done():
+		p.kill()
+		return nil, ctx.Err()
 	}
 	return p, nil
 }
 
+// MaxAnswerBytes bounds one answer line, as tensor.MaxLineBytes bounds a
+// line of a case file: an adapter cannot make tfuzz hold more.
+const MaxAnswerBytes = tensor.MaxLineBytes
+
 // readLines forwards every complete output line, then waits for the process:
-// os/exec wants every read of the pipe done before Wait.
+// os/exec wants every read of the pipe done before Wait. A line over
+// MaxAnswerBytes is cut there (its decoding then fails: a protocol error)
+// and the rest of it is read and dropped.
 func (p *proc) readLines(stdout io.Reader) {
 	br := bufio.NewReaderSize(stdout, 64<<10)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, MaxAnswerBytes+1)
 		if err != nil {
 			break
 		}
@@ -127,12 +138,31 @@ func (p *proc) readLines(stdout io.Reader) {
 	}
 	close(p.lines)
 	_ = p.cmd.Wait() // the exit status is read from ProcessState
+	live.remove(p)
 	close(p.exited)
 }
 
+// readLine reads up to and including '\n', keeping at most limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line) < limit {
+			line = append(line, chunk[:min(len(chunk), limit-len(line))]...)
+		}
+		switch {
+		case err == nil:
+			return line, nil
+		case err != bufio.ErrBufferFull:
+			return nil, err
+		}
+	}
+}
+
 // roundtrip sends one request line and returns the answer line, or the
-// outcome of the process's death (a crash with its signal, or a timeout).
-func (p *proc) roundtrip(req []byte, timeout time.Duration) ([]byte, *tensor.Outcome) {
+// outcome of the process's death (a crash with its signal, or a timeout),
+// or neither when ctx interrupted it (the process is then killed).
+func (p *proc) roundtrip(ctx context.Context, req []byte, timeout time.Duration) ([]byte, *tensor.Outcome) {
 	go func() {
 		p.wmu.Lock()
 		defer p.wmu.Unlock()
@@ -149,6 +179,9 @@ func (p *proc) roundtrip(req []byte, timeout time.Duration) ([]byte, *tensor.Out
 		o := tensor.CrashOutcome(p.signal())
 		o.Warnings = p.crashNotes()
 		return nil, &o
+	case <-ctx.Done():
+		p.kill()
+		return nil, nil
 	case <-timer.C:
 		p.kill()
 		o := tensor.CrashOutcome(TimeoutSignal)
@@ -253,3 +286,34 @@ func (t *tailBuffer) String() string {
 }
 
 var errClosed = errors.New("adapter: backend closed")
+
+// live holds every adapter process that has not been waited for, so that
+// KillAll can end them all when tfuzz must exit at once.
+var live = procSet{m: map[*proc]bool{}}
+
+type procSet struct {
+	mu sync.Mutex
+	m  map[*proc]bool
+}
+
+func (s *procSet) add(p *proc) {
+	s.mu.Lock()
+	s.m[p] = true
+	s.mu.Unlock()
+}
+
+func (s *procSet) remove(p *proc) {
+	s.mu.Lock()
+	delete(s.m, p)
+	s.mu.Unlock()
+}
+
+// KillAll kills the process group of every adapter process still running
+// (tfuzz exiting at a second Ctrl-C): no adapter outlives tfuzz.
+func KillAll() {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	for p := range live.m {
+		killProcessGroup(p.cmd)
+	}
+}

@@ -16,7 +16,7 @@ import (
 )
 
 // The reference adapter run by the installed Debian frameworks (NumPy 1.24,
-// PyTorch 1.13) over the shared oracle, recorded with NumPy 2.5 and PyTorch
+// PyTorch 1.13) over the recorded outcomes (corpus/oracle), recorded with NumPy 2.5 and PyTorch
 // 2.11. Every recorded outcome the installed version does not reproduce must
 // be listed in the version's differences file with the reason that a rule
 // below derives from the case and the two outcomes; an unexplained
@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite the differences files from the 
 
 const (
 	debianPython = "/usr/bin/python3" // Debian's python3-numpy and python3-torch install here
-	oracleDir    = "../../../shared/oracle"
+	oracleDir    = "../../corpus/oracle"
 	artifacts    = "../../corpus/oracle-exceptions.txt"
 )
 
@@ -83,7 +83,7 @@ func TestTorch113AgainstOracle(t *testing.T) {
 
 func runVersionCheck(t *testing.T, vc versionCheck) {
 	if _, err := os.Stat(oracleDir); err != nil {
-		t.Skip("no shared oracle beside the checkout")
+		t.Fatalf("the recorded outcomes are missing: %v", err)
 	}
 	if _, err := os.Stat(debianPython); err != nil {
 		t.Skipf("no %s", debianPython)
@@ -245,11 +245,11 @@ func readDifferences(t *testing.T, path, profile string) map[string]string {
 func writeDifferences(t *testing.T, vc versionCheck, version string, rules []diffRule, byKey map[string][]string, derived map[string]string) {
 	t.Helper()
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Recorded outcomes of ../../../shared/oracle/ (%s, profile %s) that Debian's %s %s\n", vc.recorded, vc.profile, vc.framework, version)
+	fmt.Fprintf(&b, "# Recorded outcomes of corpus/oracle/ (%s, profile %s) that Debian's %s %s\n", vc.recorded, vc.profile, vc.framework, version)
 	fmt.Fprintf(&b, "# does not reproduce through python/tfuzz_adapter.py, grouped by the rule that explains them.\n")
 	fmt.Fprintf(&b, "# Written by `go test ./impls/adapter -run Oracle -update`; checked by the same test without -update.\n")
 	fmt.Fprintf(&b, "# Format of corpus/oracle-exceptions.txt (case-id profile reason), so that\n")
-	fmt.Fprintf(&b, "#   tfuzz eval --check --backend exec:'...tfuzz_adapter.py' --exceptions impls/adapter/%s ../shared/oracle\n", vc.file)
+	fmt.Fprintf(&b, "#   tfuzz eval --check --backend exec:'...tfuzz_adapter.py' --exceptions impls/adapter/%s corpus/oracle\n", vc.file)
 	fmt.Fprintf(&b, "# reports these as known differences and every other case as matched.\n")
 	for _, r := range rules {
 		ids := byKey[r.key]

@@ -13,13 +13,13 @@ import (
 )
 
 // The engine against the real frameworks: every recorded case of the ops
-// of the reduction, cumsum, index and creation families (oracle/ in the
-// shared directory, beside the repository), replayed under the CPU profiles
+// of the reduction, cumsum, index and creation families (corpus/oracle),
+// replayed under the CPU profiles
 // the recording has, compared with what the framework did. Records the
 // project excuses (corpus/oracle-exceptions.txt) are skipped and counted.
 
 // oracleDir is where the recorded outcomes live, relative to this package.
-const oracleDir = "../../../shared/oracle"
+const oracleDir = "../../corpus/oracle"
 
 // oracleClasses are the op classes whose families this replay covers.
 var oracleClasses = map[tensor.OpClass]bool{
@@ -55,7 +55,7 @@ type oracleCount struct{ matched, mismatched, declined, excused int }
 func TestOracleReplay(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(oracleDir, "*.jsonl"))
 	if len(files) == 0 {
-		t.Skipf("no recorded outcomes in %s", oracleDir)
+		t.Fatalf("no recorded outcomes in %s", oracleDir)
 	}
 	ex := oracleExceptions(t)
 	e := New()

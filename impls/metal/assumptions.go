@@ -242,14 +242,3 @@ func reduceOver(c *tensor.Case, n int) bool {
 	}
 	return per >= n
 }
-
-// assumedBy returns the names of the assumptions the outcome of c may rest on.
-func assumedBy(c *tensor.Case, sim tensor.Outcome) []string {
-	var names []string
-	for _, a := range Assumptions {
-		if a.Touches(c, sim) {
-			names = append(names, a.Name)
-		}
-	}
-	return names
-}

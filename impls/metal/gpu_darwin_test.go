@@ -134,3 +134,14 @@ func TestGPUTargetedCases(t *testing.T) {
 	}
 	k.report(t)
 }
+
+// assumedBy returns the names of the assumptions the outcome of c may rest on.
+func assumedBy(c *tensor.Case, sim tensor.Outcome) []string {
+	var names []string
+	for _, a := range Assumptions {
+		if a.Touches(c, sim) {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}

@@ -223,7 +223,7 @@ func reduceValues(t mslType, op reduceOp, strided bool) func([]Arg, uint32, uint
 		}
 		halve(shared, simdWidth, fn)
 		lanes := shared[:min(len(shared), simdWidth)]
-		result := lanes[0]
+		var result val
 		if simdBuiltin(t) {
 			result = simdReduce(t, op, lanes)
 		} else {

@@ -17,7 +17,7 @@ framework imports:
   jax/cpu-x32, jax/cpu-x64       jax on CPU, jax_enable_x64 off / on
   jax/gpu-x32, jax/gpu-x64       jax on a GPU, when one is visible
 
-Each op is spelled as the oracle's runs spelled it (../../../../shared/oracle/README.md):
+Each op is spelled as the oracle's runs spelled it (corpus/oracle/README.md):
 operators for the arithmetic, comparison and bitwise ops (a Python scalar
 operand is a Python float/int/bool on its side), torch.div(rounding_mode="trunc"),
 fmod/maximum/minimum functions, .to(dtype)/.astype(dtype), reductions over all

@@ -1,0 +1,62 @@
+package tensor
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCaseCost(t *testing.T) {
+	shaped := func(d DType, shape ...int) Arg { return Arg{Tensor: New(d, shape...)} }
+	str := func(s string) *string { return &s }
+	dim := func(d int) *int { return &d }
+	tests := []struct {
+		name           string
+		c              Case
+		input, results int64
+	}{
+		{"elementwise", Case{Op: "add", Args: []Arg{shaped(I8, 3, 4), shaped(I8, 3, 4)}}, 24, 12},
+		{"broadcast amplifies", Case{Op: "add", Args: []Arg{shaped(I8, 65536, 1), shaped(I8, 1, 65536)}}, 131072, 1 << 32},
+		{"scalar operand", Case{Op: "mul", Args: []Arg{shaped(F32, 5), {Scalar: &Scalar{Text: "2", Kind: ScalarInt}}}}, 5, 5},
+		{"index_select repeats rows", Case{Op: "index_select", Args: []Arg{shaped(I8, 1, 65536), shaped(I64, 65536)}, Attrs: Attrs{Dim: dim(0)}},
+			131072, 1 << 32},
+		{"index_select along the other dim", Case{Op: "index_select", Args: []Arg{shaped(I8, 2, 3), shaped(I64, 5)}, Attrs: Attrs{Dim: dim(-1)}}, 11, 10},
+		{"index_select without dim takes the worst", Case{Op: "index_select", Args: []Arg{shaped(I8, 2, 3), shaped(I64, 5)}}, 11, 15},
+		{"reduction of all", Case{Op: "sum", Args: []Arg{shaped(U8, 7)}}, 7, 1},
+		{"reduction along a dim", Case{Op: "sum", Args: []Arg{shaped(U8, 3, 7)}, Attrs: Attrs{Dim: dim(1)}}, 21, 3},
+		{"reduction of an empty dim amplifies", Case{Op: "sum", Args: []Arg{shaped(U8, 0, 4096, 4096)}, Attrs: Attrs{Dim: dim(0)}}, 0, 1 << 24},
+		{"arange", Case{Op: "arange", Attrs: Attrs{Start: str("0.5"), End: str("10")}}, 0, 10},
+		{"arange with Rust suffixes", Case{Op: "arange", Attrs: Attrs{Start: str("1_000i64"), End: str("2_000i64")}}, 0, 1000},
+		{"arange of 1e18", Case{Op: "arange", Attrs: Attrs{End: str("1e18")}}, 0, 1e18},
+		{"arange of an unknown text", Case{Op: "arange", Attrs: Attrs{End: str("0x7fff_ffff")}}, 0, MaxElements},
+		{"empty arange", Case{Op: "arange", Attrs: Attrs{Start: str("5"), End: str("1")}}, 0, 0},
+		{"literal", Case{Op: "from_literal", Attrs: Attrs{Literal: str("[1, 2]")}}, 0, 6},
+		{"zeros", Case{Op: "zeros", Attrs: Attrs{Shape: []int{4096, 4096}}}, 0, 1 << 24},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CaseCost(&tt.c)
+			if got.InputElements != tt.input || got.ResultElements != tt.results {
+				t.Errorf("CaseCost = %+v, want %d input and %d result elements", got, tt.input, tt.results)
+			}
+		})
+	}
+}
+
+func TestBudgetCheck(t *testing.T) {
+	big := &Case{Op: "add", Args: []Arg{{Tensor: New(I8, 65536, 1)}, {Tensor: New(I8, 1, 65536)}}}
+	var be *BudgetError
+	if err := DefaultBudget.Check(big, 1); !errors.As(err, &be) || !strings.Contains(err.Error(), "OutOfRange: its result would have up to 4294967296 elements") {
+		t.Errorf("broadcast to 2^32: got %v", err)
+	}
+	unary := &Case{Op: "neg", Args: []Arg{{Tensor: New(I8, 1<<23)}}}
+	if err := DefaultBudget.Check(unary, 1); err != nil {
+		t.Errorf("a unary op on 2^23 elements: %v", err)
+	}
+	if err := (Budget{MaxBytes: 100 << 20}).Check(unary, 1); !errors.As(err, &be) || !strings.Contains(err.Error(), "over the budget of 100 MiB") {
+		t.Errorf("a small budget: got %v", err)
+	}
+	if err := DefaultBudget.Check(unary, 18); err == nil {
+		t.Error("18 outcomes of 2^23 elements held at once fit the default budget")
+	}
+}
