@@ -9,11 +9,38 @@ import (
 )
 
 // Correctly rounded exp and sqrt, the reference the unary rules compare
-// every library against. Both are exact: sqrt through an integer square
-// root, exp through Ziv's strategy (evaluate with a proven error bound and
-// retry with more precision until both ends of the error interval round to
-// the same value of the target dtype). exp(x) of a nonzero float x is
-// transcendental, so it never lies on a rounding boundary and the loop ends.
+// every library against. Both are exact. sqrt: IEEE sqrt in float64 is
+// correctly rounded, and rounding it again to a format of p <= 24 bits is
+// innocuous (53 >= 2p + 2, Figueroa's condition for sqrt), so the float64
+// root rounded to d is the correctly rounded root. exp: Ziv's strategy
+// (evaluate with an error bound, and retry with more precision until both
+// ends of the error interval round to the same value of the target dtype):
+// first float64 math.Exp, trusted to approxRelErr (thousands of times its
+// documented error of about an ulp), then big.Float at 128, 256, ... bits
+// with a proven bound. exp(x) of a nonzero float x is transcendental, so it
+// never lies on a rounding boundary and the loop ends.
+
+// approxRelErr bounds the relative error of Go's float64 math.Exp,
+// math.Sqrt and math.Pow results that the fast paths start from: far above
+// their actual error (an ulp or two for Exp and Sqrt; Pow's grows with
+// |y log x| but stays below 2^-43 for finite normal results), so that a
+// value it cannot decide goes to the exact path instead of being guessed.
+const approxRelErr = 0x1p-36
+
+// roundsSurely reports the value of d that every real within approxRelErr
+// of the normal float64 z rounds to, when they all round alike (false for
+// zero, subnormal, huge or non-finite z, and near a rounding boundary of d).
+func roundsSurely(z float64, d tensor.DType) (float64, bool) {
+	if a := math.Abs(z); !(a > 0x1p-1000 && a < 0x1p1000) {
+		return 0, false
+	}
+	margin := math.Abs(z) * (approxRelErr + 0x1p-50) // the products below round too
+	r := roundTo(z-margin, d)
+	if r != roundTo(z+margin, d) {
+		return 0, false
+	}
+	return r, true
+}
 
 // floatFormat is an IEEE binary format: significand bits (hidden bit
 // included) and the exponent of its smallest normal number.
@@ -82,26 +109,7 @@ func crSqrt(x float64, d tensor.DType) float64 {
 	case x == 0 || math.IsInf(x, 1):
 		return x
 	}
-	// x = mant * 2^exp exactly, with mant an integer below 2^53.
-	frac, exp := math.Frexp(x)
-	mant := new(big.Int).SetUint64(uint64(math.Ldexp(frac, 53)))
-	exp -= 53
-	// Scale mant by an even-adjusted power of two so that its square root has
-	// far more bits than any target needs; then the floor s of that root and
-	// the knowledge whether it is exact decide the rounding: the exact root
-	// lies strictly between s and s+1, where no rounding boundary lies.
-	shift := 160 - mant.BitLen()
-	if (exp-shift)%2 != 0 {
-		shift++
-	}
-	n := new(big.Int).Lsh(mant, uint(shift))
-	s := new(big.Int).Sqrt(n)
-	root := new(big.Float).SetPrec(200).SetInt(s)
-	if new(big.Int).Mul(s, s).Cmp(n) != 0 {
-		root.Add(root, big.NewFloat(0.5)) // a stand-in for any value in (s, s+1)
-	}
-	root.SetMantExp(root, (exp-shift)/2)
-	return roundBigTo(root, d)
+	return roundTo(math.Sqrt(x), d)
 }
 
 // crExp returns exp(x) correctly rounded to d.
@@ -115,6 +123,11 @@ func crExp(x float64, d tensor.DType) float64 {
 		return math.Inf(1)
 	case x < -1200: // below half the smallest f64 subnormal
 		return 0
+	}
+	if d != tensor.F64 {
+		if r, ok := roundsSurely(math.Exp(x), d); ok {
+			return r
+		}
 	}
 	for prec := uint(128); ; prec *= 2 {
 		y := expApprox(x, prec)
@@ -199,11 +212,27 @@ func ln2(prec uint) *big.Float {
 // intermediate that is itself off by up to slack f32 units can then round
 // either way.
 func nearRoundingBoundary(y *big.Float, d tensor.DType, slack int) bool {
+	if z, _ := y.Float64(); !nearRoundingBoundaryApprox(z, d, slack) {
+		return false
+	}
 	binade := max(y.MantExp(nil)-1, formatOf(tensor.F32).minExp)
 	ulp32 := new(big.Float).SetMantExp(big.NewFloat(float64(slack)), binade-23)
 	lo := new(big.Float).SetPrec(y.Prec()+64).Sub(y, ulp32)
 	hi := new(big.Float).SetPrec(y.Prec()+64).Add(y, ulp32)
 	return roundBigTo(lo, d) != roundBigTo(hi, d)
+}
+
+// nearRoundingBoundaryApprox is nearRoundingBoundary's test for a value
+// known only to approxRelErr: false means no value within that error is
+// near a boundary (the exact one included); true means it may be.
+func nearRoundingBoundaryApprox(z float64, d tensor.DType, slack int) bool {
+	if a := math.Abs(z); !(a > 0x1p-1000 && a < 0x1p1000) {
+		return true
+	}
+	_, exp := math.Frexp(z)
+	binade := max(exp-1, formatOf(tensor.F32).minExp)
+	margin := math.Ldexp(float64(slack+1), binade-23) + math.Abs(z)*(approxRelErr+0x1p-50)
+	return roundTo(z-margin, d) != roundTo(z+margin, d)
 }
 
 // exactExpBig returns exp(x) to 256 bits, for the boundary test of an exp

@@ -154,3 +154,41 @@ func TestNearRoundingBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPathsAgreeWithExact checks the float64 fast paths of exp, sqrt
+// and pow against the big-float evaluation they shortcut, on values drawn
+// across the ranges where each target format is finite, near its rounding
+// boundaries included (inputs whose results are f32 midpoints neighbours).
+func TestFastPathsAgreeWithExact(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for range 5000 {
+		d := []tensor.DType{tensor.F16, tensor.BF16, tensor.F32}[rng.Intn(3)]
+		x := roundTo((rng.Float64()*2-1)*math.Ldexp(1, rng.Intn(8)), d)
+		want := roundBigTo(expApproxCorrect(x), d)
+		if got := crExp(x, d); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("crExp(%v, %s) = %v, the exact path gives %v", x, d, got, want)
+		}
+		y := roundTo((rng.Float64()*2-1)*math.Ldexp(1, rng.Intn(6)), d)
+		b := math.Abs(x) + 0.25
+		rn, other := powCandidates(b, y, tensor.F32)
+		wr, exact, above := roundBig(bigPow(b, y), tensor.F32)
+		wo := wr
+		if !exact {
+			wo = nextToward(wr, above, tensor.F32)
+		}
+		if rn != wr || other != wo {
+			t.Fatalf("powCandidates(%v, %v) = %v, %v; the exact path gives %v, %v", b, y, rn, other, wr, wo)
+		}
+		if r64, o64, ok := powAtLowPrecision(b, y, tensor.F64); ok {
+			w64, exact, above := roundBig(bigPow(b, y), tensor.F64)
+			if r64 != w64 || exact || o64 != nextToward(w64, above, tensor.F64) {
+				t.Fatalf("powAtLowPrecision(%v, %v, f64) = %v, %v; the exact path gives %v (exact %t)", b, y, r64, o64, w64, exact)
+			}
+		}
+	}
+}
+
+// expApproxCorrect is crExp's exact path alone: exp(x) to 256 bits, which
+// rounds correctly wherever it is not within 2^-200 of a boundary (never,
+// for the inputs above).
+func expApproxCorrect(x float64) *big.Float { return expApprox(x, 256) }

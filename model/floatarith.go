@@ -295,12 +295,50 @@ func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
 	case est < -1200:
 		return math.Copysign(0, sign), math.Copysign(0, sign)
 	}
+	if z := math.Pow(x, y); p != tensor.F64 {
+		// the exact power lies within approxRelErr of z: when that interval
+		// rounds to r and does not hold r, the power is not r itself and
+		// lies on the interval's side of it
+		margin := z * (approxRelErr + 0x1p-50)
+		if r, ok := roundsSurely(z, p); ok && (z-margin > r || z+margin < r) {
+			return sign * r, sign * nextToward(r, z-margin > r, p)
+		}
+	}
+	if r, other, ok := powAtLowPrecision(x, y, p); ok {
+		return sign * r, sign * other
+	}
 	r, exact, above := roundBig(bigPow(x, y), p)
 	other = r
 	if !exact {
 		other = nextToward(r, above, p)
 	}
 	return sign * r, sign * other
+}
+
+// powLowPrec is the first, cheap precision of Ziv's strategy for pow.
+const powLowPrec = 160
+
+// powAtLowPrecision decides x**y's rounding to p from bigPowAt at
+// powLowPrec bits when the whole error interval rounds to one value r of p
+// and lies on one side of it (so the power is not r itself); ok is false
+// otherwise, and the caller evaluates at powPrec.
+func powAtLowPrecision(x, y float64, p tensor.DType) (rn, other float64, ok bool) {
+	v := bigPowAt(x, y, powLowPrec)
+	margin := new(big.Float).SetMantExp(new(big.Float).Abs(v), -(powLowPrec - 40))
+	lo := new(big.Float).SetPrec(powLowPrec+8).Sub(v, margin)
+	hi := new(big.Float).SetPrec(powLowPrec+8).Add(v, margin)
+	r := roundBigTo(lo, p)
+	if r != roundBigTo(hi, p) || math.IsInf(r, 0) || r == 0 {
+		return 0, 0, false
+	}
+	br := new(big.Float).SetFloat64(r)
+	switch {
+	case lo.Cmp(br) > 0:
+		return r, nextToward(r, true, p), true
+	case hi.Cmp(br) < 0:
+		return r, nextToward(r, false, p), true
+	}
+	return 0, 0, false
 }
 
 // powFaithful returns x**y correctly rounded to the float dtype d (through
