@@ -64,6 +64,9 @@ func twiceAtanh(z *big.Float, prec uint) *big.Float {
 func bigLog(x float64, working uint) *big.Float {
 	m, e := math.Frexp(x)
 	prec := working + 32
+	if m == 0.5 { // a power of two: (e-1) ln 2, with no series residue to blow up
+		return new(big.Float).SetPrec(prec).Mul(ln2(prec+8), big.NewFloat(float64(e-1)))
+	}
 	bm := new(big.Float).SetPrec(prec).SetFloat64(m)
 	num := new(big.Float).SetPrec(prec).Sub(bm, big.NewFloat(1))
 	den := new(big.Float).SetPrec(prec).Add(bm, big.NewFloat(1))

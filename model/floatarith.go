@@ -289,6 +289,9 @@ func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
 		}
 		x = -x
 	}
+	if x == 1 { // (-1)**(even y) = 1, (-1)**(odd y) = -1: exact
+		return sign, sign
+	}
 	switch est := y * math.Log2(x); {
 	case est > 1100:
 		return sign * math.Inf(1), sign * math.Inf(1)
