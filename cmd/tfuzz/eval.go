@@ -146,24 +146,46 @@ func describeBackend(b tensor.Backend) string {
 	return s
 }
 
+// answer says whether an outcome is an answer to the case at all. A
+// backend that declines the case, a Go panic escaping it and a harness that
+// got no answer (an adapter that did not start or broke the protocol) are
+// counted apart: none of them is ever a match.
+type answer int
+
+const (
+	answered     answer = iota
+	declined            // the backend does not support the case
+	backendPanic        // a Go panic escaped the backend: a bug of the backend
+	harnessFail         // no answer came: infrastructure
+)
+
 // evalOne is the outcome of c under profile p: the model's, or the backend's
-// (a Go panic of the backend becomes a panic outcome that says so).
-// A signal interrupts it (the outcome then says so, and the caller stops).
-func evalOne(ctx context.Context, o evalOptions, p string, c *tensor.Case) tensor.Outcome {
+// (a Go panic of the backend becomes a panic outcome that says so), and
+// whether it is an answer. A signal interrupts it (the outcome then says
+// so, and the caller stops).
+func evalOne(ctx context.Context, o evalOptions, p string, c *tensor.Case) (tensor.Outcome, answer) {
+	kind := answered
 	out, ok := interruptible(ctx, func() tensor.Outcome {
 		if o.backend == nil {
 			return model.Eval(p, c)
 		}
 		if !o.backend.Supports(p, c) {
+			kind = declined
 			return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
 		}
-		got, _, _ := props.SafeEval(boundBackend{o.backend, ctx}, p, c)
+		got, _, panicked := props.SafeEval(boundBackend{o.backend, ctx}, p, c)
+		switch {
+		case panicked:
+			kind = backendPanic
+		case got.HarnessFailure():
+			kind = harnessFail
+		}
 		return got
 	})
 	if !ok {
-		return tensor.UnsupportedOutcome("tfuzz: interrupted")
+		return tensor.UnsupportedOutcome("tfuzz: interrupted"), answered
 	}
-	return out
+	return out, kind
 }
 
 // caseFiles expands directories into the .jsonl files below them, sorted.
@@ -214,8 +236,10 @@ func profilesFor(c *tensor.Case, asked []string) []string {
 // tally counts --check results for one profile.
 type tally struct {
 	matched, mismatched, missing int
-	excused, staleExcuses        int // mismatches listed as known differences; listed cases that match
-	throughUnspecified           int // matched cases where some element matched only through "?"
+	byForm                       [5]int // matched cases by outcome form (value, error, panic, crash, unsupported)
+	declined, panics, harness    int    // no answer to compare: see answer
+	excused, staleExcuses        int    // mismatches listed as known differences; listed cases that match
+	throughUnspecified           int    // matched cases where some element matched only through "?"
 	unspecifiedElements          int
 	diffs                        []string
 	reasons                      map[string]int // excused cases by reason
@@ -316,11 +340,11 @@ func (e *evaluator) evalCase(c *tensor.Case) error {
 		row = e.columns.add(caseName(c))
 	}
 	got := func(p string) tensor.Outcome {
-		out := evalOne(e.ctx, o, p, c)
+		out, kind := evalOne(e.ctx, o, p, c)
 		if e.ctx.Err() != nil {
 			return out // not printed or counted: the command ends
 		}
-		line := e.tally(c, p, out)
+		line := e.tally(c, p, out, kind)
 		if !quiet {
 			fmt.Fprintln(e.stdout, line)
 		}
@@ -341,7 +365,7 @@ func (e *evaluator) evalCase(c *tensor.Case) error {
 
 // tally counts the outcome of c under p for --check and returns the line
 // that shows it.
-func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome) string {
+func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome, kind answer) string {
 	line := "  " + padRight(p, 20) + " " + got.String()
 	if !e.o.check {
 		return line
@@ -351,6 +375,17 @@ func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome) string {
 		t = &tally{}
 		e.tallies[p] = t
 		e.order = append(e.order, p)
+	}
+	switch kind {
+	case declined:
+		t.declined++
+		return line + "   DECLINED (not a check)"
+	case backendPanic:
+		t.panics++
+		return line + "   BACKEND PANIC (a bug of the backend)"
+	case harnessFail:
+		t.harness++
+		return line + "   HARNESS FAILURE (no answer)"
 	}
 	want, ok := c.Expect.Get(p)
 	if !ok {
@@ -373,6 +408,7 @@ func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome) string {
 		return line + "   known difference: " + reason
 	case cmp.Match():
 		t.matched++
+		t.byForm[want.Form]++
 		if cmp.ThroughUnspecified > 0 {
 			t.throughUnspecified++
 			t.unspecifiedElements += cmp.ThroughUnspecified
@@ -403,19 +439,28 @@ func printSummary(tallies map[string]*tally, order []string, o evalOptions, stdo
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n%-20s %6s %8s %10s %7s %14s %9s %8s\n",
-		"profile", "cases", "matched", "mismatched", "excused", "matched-via-?", "no-expect", "agree")
+	fmt.Fprintf(w, "\n%-20s %6s %8s %20s %10s %7s %14s %9s %8s\n",
+		"profile", "cases", "matched", "matched-by-form", "mismatched", "excused", "matched-via-?", "no-expect", "agree")
+	fmt.Fprintf(w, "%-20s %s\n", "", "matched-by-form: value/error/panic/crash/unsupported (only value and error compare elements or classes)")
 	for _, p := range order {
 		t := tallies[p]
-		n := t.matched + t.mismatched + t.excused
+		n := t.matched + t.mismatched + t.excused + t.declined + t.panics + t.harness
 		pct := 100.0
 		if n > 0 {
 			pct = 100 * float64(t.matched) / float64(n)
 		}
-		fmt.Fprintf(w, "%-20s %6d %8d %10d %7d %14s %9d %7.2f%%\n", p, n, t.matched, t.mismatched, t.excused,
+		f := t.byForm
+		fmt.Fprintf(w, "%-20s %6d %8d %20s %10d %7d %14s %9d %7.2f%%\n", p, n, t.matched,
+			fmt.Sprintf("%d/%d/%d/%d/%d", f[0], f[1], f[2], f[3], f[4]), t.mismatched, t.excused,
 			fmt.Sprintf("%d (%d el)", t.throughUnspecified, t.unspecifiedElements), t.missing, pct)
-		if t.mismatched > 0 {
+		if o.backend != nil {
+			fmt.Fprintf(w, "%-20s not checks: %d declined, %d backend panics, %d harness failures\n", "", t.declined, t.panics, t.harness)
+		}
+		if t.mismatched > 0 || t.panics > 0 {
 			code = exitDiverged
+		}
+		if t.harness > 0 && code == exitClean {
+			code = exitUsage // no answer from the adapter: its command or installation is at fault
 		}
 		if o.backend != nil {
 			printReasons(w, t.reasons)

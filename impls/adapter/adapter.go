@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -167,8 +168,9 @@ func (b *Backend) Stats() Stats {
 // signal; one that does not answer within the timeout is killed and gives a
 // crash outcome with signal "timeout". The next case gets a new process.
 // A process that answers something other than one outcome line breaks the
-// protocol: Eval kills it and panics, which the harness reports as a bug of
-// the backend.
+// protocol: Eval kills it and returns a harness failure
+// (tensor.CauseHarness), as it does when no process starts: no answer came,
+// which is neither a match nor a finding about the framework.
 func (b *Backend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 	out, _ := b.EvalContext(context.Background(), profile, c)
 	return out
@@ -191,7 +193,10 @@ func (b *Backend) EvalContext(ctx context.Context, profile string, c *tensor.Cas
 		if ctx.Err() != nil {
 			return interruptedOutcome(), ctx.Err()
 		}
-		panic(fmt.Sprintf("adapter: %v", err))
+		if errors.Is(err, errClosed) {
+			panic("adapter: " + errClosed.Error()) // misuse: Eval after Close
+		}
+		return tensor.HarnessFailureOutcome("adapter %s: %v", b.Name(), err), nil
 	}
 	line, death := p.roundtrip(ctx, req, b.cfg.Timeout)
 	if death == nil && line == nil { // interrupted
@@ -222,7 +227,8 @@ func (b *Backend) EvalContext(ctx context.Context, profile string, c *tensor.Cas
 	if err != nil {
 		p.kill()
 		b.release(p, false)
-		panic(fmt.Sprintf("adapter %s broke the protocol on case %s under %s: answer %q: %v", b.Name(), c.ID, profile, preview(line), err))
+		return tensor.HarnessFailureOutcome("adapter %s broke the protocol on case %s under %s: answer %q: %v",
+			b.Name(), c.ID, profile, preview(line), err), nil
 	}
 	if restart != "" {
 		// The adapter ends after this answer (its framework state is
