@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 
 	"github.com/tfuzz/tfuzz/impls/cpu"
 	"github.com/tfuzz/tfuzz/model"
@@ -72,19 +73,43 @@ func CheckModel(data []byte) error {
 }
 
 // CheckBackend: on every profile it claims and supports the case for, the
-// backend agrees with the model (the differential property).
+// backend agrees with the model (the differential property), on the case
+// and on its tier-sized twin when the input draws one (TierTwin).
 func CheckBackend(b tensor.Backend, data []byte) error {
 	c, ok := decode(data)
 	if !ok {
 		return nil
 	}
-	for _, p := range b.Profiles() {
-		if !b.Supports(p, c) {
+	for _, x := range []*tensor.Case{c, TierTwin(b, data, c)} {
+		if x == nil {
 			continue
 		}
-		if f := props.Differential(b, p, c); f != nil {
-			return f
+		for _, p := range b.Profiles() {
+			if !b.Supports(p, x) {
+				continue
+			}
+			if f := props.Differential(b, p, x); f != nil {
+				return f
+			}
 		}
 	}
 	return nil
+}
+
+// TierTwin is the tier-sized case a fuzz target checks besides c, the case
+// decoded from data, or nil. A fuzzer's cases stay small (maxFuzzElements),
+// yet the backend changes path at sizes far above (tensor.PathSize): so a
+// share of the inputs, drawn as a campaign draws its tier cases, also checks
+// c grown to one of the backend's path sizes (props.Enlarge). The choice and
+// the fill come from a hash of data, so a crash input replays its twin.
+func TierTwin(b tensor.Backend, data []byte, c *tensor.Case) *tensor.Case {
+	tiers := props.TiersOf(b)
+	h := fnv.New64a()
+	h.Write(data)
+	src := props.NewStream(h.Sum64())
+	k := props.DrawTierFor(src, tiers, c.Op)
+	if k < 0 {
+		return nil
+	}
+	return props.Enlarge(c, &tiers[k], src)
 }

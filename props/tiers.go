@@ -137,9 +137,9 @@ func (t *Tier) shape(d *draw, size int) []int {
 		}
 		return []int{size, k}
 	}
-	if d.oneIn(3) {
+	if d.oneIn(3) { // rows rounded up: a 2-D case is never below the size
 		cols := pick(d, []int{2, 3, 7, 8, 64, 513})
-		return []int{max(size/cols, 1), cols}
+		return []int{(size + cols - 1) / cols, cols}
 	}
 	return []int{size}
 }
@@ -206,4 +206,127 @@ func boundaries(n int, tier *Tier) []int {
 		}
 	}
 	return out
+}
+
+// fuzzTierBoost scales the tier chances of fuzz inputs (DrawTierFor).
+const fuzzTierBoost = 4
+
+// DrawTierFor draws the tier of a case whose op is given (a fuzz target's
+// input), -1 for none. A campaign draws the tier first and then an op it
+// reaches; here each tier that reaches op gets its campaign chance scaled by
+// the catalog's ops over the ops it reaches, so that every tier takes about
+// the share of a fuzzer's time it takes of a campaign's, times
+// fuzzTierBoost: a coverage-guided fuzzer keeps an input whose twin reached
+// new code, so the large paths are worth more of its time.
+func DrawTierFor(src Source, tiers []Tier, op string) int {
+	chance := make([]int, len(tiers)) // per million
+	total := 0
+	for i := range tiers {
+		t := &tiers[i]
+		if !t.reaches(op) {
+			continue
+		}
+		reached := 0
+		for _, o := range tensor.Ops {
+			if t.reaches(o.Name) {
+				reached++
+			}
+		}
+		chance[i] = fuzzTierBoost * t.perMillion * len(tensor.Ops) / reached
+		total += chance[i]
+	}
+	if total > maxTwinShare { // an op many tiers reach: at most that share of its inputs get a twin
+		for i := range chance {
+			chance[i] = chance[i] * maxTwinShare / total
+		}
+	}
+	r := (&draw{src: src}).intn(1_000_000)
+	for i, p := range chance {
+		if r < p {
+			return i
+		}
+		r -= p
+	}
+	return -1
+}
+
+// maxTwinShare bounds the share of a fuzz target's inputs (per million)
+// that get a tier-sized twin.
+const maxTwinShare = 250_000
+
+// Enlarge returns c with its tensor arguments grown to a size of tier t:
+// a fuzzer's small case becomes the template of a tier-sized one. The
+// largest tensor argument sets the new shape (its rank kept, its last
+// dimension stretched; a 0-dim tensor becomes 1-D); arguments of the same
+// shape get it too, and broadcast partners stretch only a last dimension
+// they share with it. Each grown tensor is filled from its own elements,
+// which also sit at the boundaries the tier cuts the tensor at. It returns
+// nil when c's op does not change path at the tier's size, or c has no
+// tensor argument, or an empty one.
+func Enlarge(c *tensor.Case, t *Tier, src Source) *tensor.Case {
+	if !t.reaches(c.Op) {
+		return nil
+	}
+	d := &draw{src: src}
+	big := -1
+	for i, a := range c.Args {
+		if a.Tensor != nil && (big < 0 || a.Tensor.Len() > c.Args[big].Tensor.Len()) {
+			big = i
+		}
+	}
+	if big < 0 || c.Args[big].Tensor.Len() == 0 {
+		return nil
+	}
+	from := c.Args[big].Tensor.Shape
+	n := t.size(d)
+	to := slices.Clone(from)
+	if len(to) == 0 {
+		to = []int{n}
+	} else {
+		outer := tensor.NumElements(from[:len(from)-1])
+		to[len(to)-1] = max(from[len(from)-1], (n+outer-1)/outer)
+	}
+	e := *c
+	e.Args = slices.Clone(c.Args)
+	e.Expect, e.Got = nil, nil
+	for i, a := range c.Args {
+		x := a.Tensor
+		if x == nil || x.Len() == 0 || c.Op == "index_select" && i == 1 {
+			continue
+		}
+		shape := slices.Clone(x.Shape)
+		switch {
+		case i == big || slices.Equal(x.Shape, from):
+			shape = to
+		case len(shape) > 0 && len(from) > 0 && shape[len(shape)-1] == from[len(from)-1] && from[len(from)-1] > 1:
+			shape[len(shape)-1] = to[len(to)-1]
+		default:
+			continue
+		}
+		e.Args[i].Tensor = d.fillFrom(x, shape, t)
+	}
+	return &e
+}
+
+// fillFrom is fill with the elements of src as the palette.
+func (d *draw) fillFrom(src *tensor.Tensor, shape []int, tier *Tier) *tensor.Tensor {
+	pal := src.Contiguous()
+	k := pal.Len()
+	words := len(pal.Data) / k
+	x := tensor.New(src.DType, shape...)
+	n := x.Len()
+	put := func(i int, j int) { copy(x.Data[i*words:i*words+words], pal.Data[j*words:j*words+words]) }
+	s := d.word() | 1
+	for i := 0; i < n; i++ {
+		s ^= s << 13
+		s ^= s >> 7
+		s ^= s << 17
+		put(i, int(s%uint64(k)))
+	}
+	put(0, 0)
+	put(n-1, k-1)
+	for _, i := range boundaries(n, tier) {
+		put(i, d.intn(k))
+	}
+	return x
 }

@@ -138,35 +138,38 @@ func (imp importer) importCrash(path string) (int, error) {
 	fmt.Fprintf(stdout, "%s: %s: %s\n", path, format, c.Describe())
 	found := 0
 	for _, t := range targets {
-		if !t.Backend.Supports(t.Profile, c) {
-			continue
+		// the case, and its tier-sized twin that the fuzz target checked too
+		for _, x := range []*tensor.Case{c, fuzz.TierTwin(t.Backend, data, c)} {
+			if x == nil || !t.Backend.Supports(t.Profile, x) || x != c && imp.budget.Check(x, 2) != nil {
+				continue
+			}
+			f := props.Differential(boundBackend{t.Backend, ctx}, t.Profile, x)
+			if ctx.Err() != nil {
+				return exitUsage, fmt.Errorf("%s: interrupted", path)
+			}
+			if f == nil {
+				continue
+			}
+			found++
+			original := elements(x)
+			if !noShrink {
+				f = campaign.ShrinkFinding(ctx, t.Backend, f, 0)
+			}
+			file, isNew, err := campaign.AddFinding(out, f, campaign.FindingMeta{OriginalElements: original, Source: source})
+			var inErr *campaign.InputError
+			if errors.As(err, &inErr) {
+				return exitUsage, fmt.Errorf("--out: %w", err)
+			}
+			if err != nil {
+				return exitInternal, err
+			}
+			state := "already there (same signature)"
+			if isNew {
+				state = fmt.Sprintf("written, shrunk from %d to %d elements", original, elements(f.Case))
+			}
+			fmt.Fprintf(stdout, "  %s on %s: %s (%s)\n  -> %s: %s\n  replay: tfuzz repro %s\n",
+				t.Backend.Name(), t.Profile, f.Compare.Divergence, f.Compare.Detail, file, state, file)
 		}
-		f := props.Differential(boundBackend{t.Backend, ctx}, t.Profile, c)
-		if ctx.Err() != nil {
-			return exitUsage, fmt.Errorf("%s: interrupted", path)
-		}
-		if f == nil {
-			continue
-		}
-		found++
-		original := elements(c)
-		if !noShrink {
-			f = campaign.ShrinkFinding(ctx, t.Backend, f, 0)
-		}
-		file, isNew, err := campaign.AddFinding(out, f, campaign.FindingMeta{OriginalElements: original, Source: source})
-		var inErr *campaign.InputError
-		if errors.As(err, &inErr) {
-			return exitUsage, fmt.Errorf("--out: %w", err)
-		}
-		if err != nil {
-			return exitInternal, err
-		}
-		state := "already there (same signature)"
-		if isNew {
-			state = fmt.Sprintf("written, shrunk from %d to %d elements", original, elements(f.Case))
-		}
-		fmt.Fprintf(stdout, "  %s on %s: %s (%s)\n  -> %s: %s\n  replay: tfuzz repro %s\n",
-			t.Backend.Name(), t.Profile, f.Compare.Divergence, f.Compare.Detail, file, state, file)
 	}
 	if found > 0 {
 		return exitDiverged, nil
