@@ -6,7 +6,7 @@ import (
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-// TestTierTwinsAreDeterministic: FuzzCPU checks a tier-sized twin for some
+// TestTierTwinsAreDeterministic: the CPU fuzz target checks a tier-sized twin for some
 // inputs, the same twin every time the same input comes (a crash replays).
 func TestTierTwinsAreDeterministic(t *testing.T) {
 	seeds, err := SeedInputs()
