@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/cpu"
+	"github.com/tfuzz/tfuzz/impls/metal"
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
@@ -25,12 +26,8 @@ var (
 	zooDuration = flag.Duration("tfuzz.zoo.duration", 30*time.Second, "TestZoo: campaign time per bug (the detection limit)")
 	zooSeed     = flag.Uint64("tfuzz.zoo.seed", 0, "TestZoo: campaign seed (0: one fixed seed per bug, from its name)")
 	zooWorkers  = flag.Int("tfuzz.zoo.workers", 2, "TestZoo: campaign workers")
-	zooAllOps   = flag.Bool("tfuzz.zoo.all-ops", false, "TestZoo: draw every op of the catalog, not only the bug's")
+	zooBugOps   = flag.Bool("tfuzz.zoo.bug-ops", false, "TestZoo: draw only the ops the bug lives in (default: every op, as tfuzz run does)")
 )
-
-// zooLargeElems is the largest tensor the campaigns hunting Split bugs draw:
-// 2 to 4 pieces of the engine's minimum piece size (4096 elements).
-const zooLargeElems = 1 << 14
 
 // zooResult is one row of TestZoo's table.
 type zooResult struct {
@@ -47,16 +44,17 @@ type zooResult struct {
 }
 
 // TestZoo runs one campaign per bug of the CPU engine's zoo (impls/cpu,
-// -tags zoo), with that bug planted, and checks what issue 5 asks of the
-// fuzzer: every bug is found within the campaign time (30 s by default, on
-// 2 workers), and the case an elementwise bug is shrunk to has one element
-// per tensor operand and rank at most 1. Each campaign hunts as a user
-// hunting that bug would: restricted to the ops the bug lives in and, for
-// a bug in the goroutine split, drawing large tensors (LargeElems) on an
-// engine that splits from the first element (WithParallelThreshold(1)); the
-// targets are the engine on every profile it claims that the model has. The
-// campaign stops at its first finding; that finding's case must diverge
-// with the bug planted and agree with the model without it.
+// -tags zoo), with that bug planted, and checks what the fuzzer must do:
+// every bug is found within the campaign time (30 s by default, on 2
+// workers), and the case an elementwise bug is shrunk to has one element
+// per tensor operand and rank at most 1. Each campaign is the product's,
+// as a plain TFUZZ_ZOO=<bug> tfuzz run runs it: every built-in backend (the
+// engine with its default options, at the production thresholds, and the
+// Metal simulator) on every profile each claims, every op (only the bug's
+// with -tfuzz.zoo.bug-ops), cases aimed at each profile and drawn in each
+// backend's size tiers. The campaign stops at its first finding; that
+// finding's case must diverge with the bug planted and agree with the model
+// without it.
 //
 // TFUZZ_ZOO, when set, restricts the run to that bug. scripts/zoo.sh runs it.
 func TestZoo(t *testing.T) {
@@ -96,20 +94,17 @@ func huntZooBug(t *testing.T, b cpu.ZooBug) zooResult {
 		h.Write([]byte(b.Name))
 		r.seed = h.Sum64()
 	}
-	var opts []cpu.Option
-	gen := props.CaseOptions{Ops: b.Ops}
-	if *zooAllOps {
-		gen.Ops = nil
+	var gen props.CaseOptions
+	if *zooBugOps {
+		gen.Ops = b.Ops
 	}
-	if b.Split {
-		opts = append(opts, cpu.WithParallelThreshold(1))
-		gen.LargeElems = zooLargeElems
-	}
-	engine := cpu.New(opts...)
+	engine := cpu.New()
 	var targets []campaign.Target
-	for _, p := range engine.Profiles() {
-		if _, ok := model.Lookup(p); ok {
-			targets = append(targets, campaign.Target{Backend: engine, Profile: p})
+	for _, backend := range []tensor.Backend{engine, metal.NewSim()} {
+		for _, p := range backend.Profiles() {
+			if _, ok := model.Lookup(p); ok {
+				targets = append(targets, campaign.Target{Backend: backend, Profile: p})
+			}
 		}
 	}
 	out := filepath.Join(t.TempDir(), b.Name)
@@ -175,12 +170,9 @@ func zooTable(results []zooResult) string {
 	var times []time.Duration
 	var sizes []int
 	for _, r := range results {
-		hunt := "ops " + strings.Join(r.bug.Ops, ",")
-		if *zooAllOps {
-			hunt = "all ops"
-		}
-		if r.bug.Split {
-			hunt += fmt.Sprintf("; LargeElems %d, parallel threshold 1", zooLargeElems)
+		hunt := "tfuzz run"
+		if *zooBugOps {
+			hunt = "ops " + strings.Join(r.bug.Ops, ",")
 		}
 		ew := "no"
 		if r.bug.Elementwise {

@@ -6,12 +6,15 @@
 # within the campaign time (30 s) or an elementwise bug is not shrunk to one
 # element per operand (rank at most 1).
 #
-# usage: scripts/zoo.sh [--bug NAME] [--seed N] [--duration D] [--workers N] [--all-ops]
+# Each campaign is what a plain TFUZZ_ZOO=<bug> tfuzz run does: every built-in
+# backend at its production thresholds, every op, aimed cases and size tiers.
+#
+# usage: scripts/zoo.sh [--bug NAME] [--seed N] [--duration D] [--workers N] [--bug-ops]
 #   --bug NAME     only this bug (default: every bug of the zoo)
 #   --seed N       campaign seed (default: a fixed seed per bug, from its name)
 #   --duration D   campaign time per bug, a Go duration (default 30s)
 #   --workers N    campaign workers (default 2)
-#   --all-ops      draw every op of the catalog, not only the ops the bug lives in
+#   --bug-ops      draw only the ops the bug lives in (default: every op)
 #
 # To plant a bug elsewhere, build with -tags zoo and set TFUZZ_ZOO, e.g.
 #   TFUZZ_ZOO=neg-zero go run -tags zoo ./cmd/tfuzz run --backend cpu --op neg
@@ -26,8 +29,8 @@ while [ $# -gt 0 ]; do
     --seed) args+=("-tfuzz.zoo.seed=$2"); shift 2 ;;
     --duration) args+=("-tfuzz.zoo.duration=$2"); shift 2 ;;
     --workers) args+=("-tfuzz.zoo.workers=$2"); shift 2 ;;
-    --all-ops) args+=("-tfuzz.zoo.all-ops"); shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --bug-ops) args+=("-tfuzz.zoo.bug-ops"); shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "zoo: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

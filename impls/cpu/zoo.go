@@ -39,8 +39,8 @@ type ZooBug struct {
 	// Ops are the ops a user hunting the bug would restrict a campaign to.
 	Ops []string
 	// Split bugs live where an op is split across goroutines: they show only
-	// on tensors of several minimum-size pieces (minChunk elements each) on
-	// an engine that splits them (WithParallelThreshold(1), 2+ workers).
+	// on tensors the engine splits (from DefaultParallelThreshold elements,
+	// with 2+ workers), which campaigns draw in their "split" size tiers.
 	Split bool
 }
 
