@@ -37,7 +37,7 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 			name string
 			ops  []string
 		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
-			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 3})
+			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 4})
 		}
 	}
 	return sizes
