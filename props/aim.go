@@ -53,22 +53,15 @@ type scalarPlacement struct {
 	left bool
 }
 
-var (
-	supportMu    sync.Mutex
-	supportCache = map[string]*support{}
-)
+// supportCache holds each profile's support table, probed once (workers
+// that need different profiles probe them at the same time).
+var supportCache sync.Map // profile -> func() *support (a sync.OnceValue)
 
 // supportOf returns the support table of profile, probing the model the
 // first time.
 func supportOf(profile string) *support {
-	supportMu.Lock()
-	defer supportMu.Unlock()
-	if s, ok := supportCache[profile]; ok {
-		return s
-	}
-	s := probeSupport(profile)
-	supportCache[profile] = s
-	return s
+	probe, _ := supportCache.LoadOrStore(profile, sync.OnceValue(func() *support { return probeSupport(profile) }))
+	return probe.(func() *support)()
 }
 
 // indexDTypes are the index dtypes index_select cases use.
