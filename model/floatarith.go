@@ -60,14 +60,20 @@ func isNeg(x float64) bool { return math.Signbit(x) }
 // dtype d exactly once, to nearest with ties to even, as a correctly rounded
 // int-to-float conversion does (cvtsi2ss, Go's float32(int64)).
 func intToFloat(v uint64, from, d tensor.DType) float64 {
+	if x := int64(v); from.IsSigned() && x > -1<<53 && x < 1<<53 || !from.IsSigned() && v < 1<<53 {
+		// exact in float64, so one rounding to d
+		if from.IsSigned() {
+			return roundTo(float64(x), d)
+		}
+		return roundTo(float64(v), d)
+	}
 	var b big.Float
 	if from.IsSigned() {
 		b.SetInt64(int64(v))
 	} else {
 		b.SetUint64(v)
 	}
-	prec := map[tensor.DType]uint{tensor.F16: 11, tensor.BF16: 8, tensor.F32: 24, tensor.F64: 53}[d]
-	b.SetMode(big.ToNearestEven).SetPrec(prec)
+	b.SetMode(big.ToNearestEven).SetPrec(uint(formatOf(d).prec))
 	x, _ := b.Float64()  // exact: a value of at most 53 bits of precision
 	return roundTo(x, d) // only f16 can overflow here
 }
