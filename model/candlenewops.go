@@ -142,6 +142,9 @@ func (e *evaluation) candleFullOp() tensor.Outcome {
 	e.use(rustLiteralTyping)
 	hint := ""
 	if d := e.c.Attrs.DType; d.Valid() {
+		if !candleHasDType(d) {
+			return e.unsupported(candleDTypes, "candle has no %s dtype", d)
+		}
 		if d == tensor.F16 || d == tensor.BF16 {
 			return e.unsupported(notModeled, "tfuzz: Tensor::full of a half value (half::%s::from_f64) is not modeled", d)
 		}

@@ -289,6 +289,9 @@ func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
 		}
 		x = -x
 	}
+	if x == 1 { // exactly ±1 for every finite y; bigLog(1) is not exactly 0
+		return sign, sign
+	}
 	switch est := y * math.Log2(x); {
 	case est > 1100:
 		return sign * math.Inf(1), sign * math.Inf(1)

@@ -13,7 +13,7 @@ func TestNewOps(t *testing.T) {
 	f32 := func(data string) string { return `{"dtype": "f32", "shape": [3], "data": ` + data + `}` }
 	tests := []struct {
 		name, profile, line string
-		want            string // an outcome object
+		want                string // an outcome object
 	}{
 		{"torch << at and past the width and negative", "pytorch/cpu",
 			`{"op": "shift_left", "args": [` + i8(`[1, 1, 3]`) + `, ` + i8(`[7, 8, -1]`) + `], "attrs": {}}`,
