@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -20,7 +21,7 @@ var (
 		"t.clamp(min, max) is t.maximum(min)?.minimum(max): each bound a tensor of t's shape and dtype or a WithDType scalar converted with to_dtype (`as`), both required (no Option bound)",
 		"candle 2a13b0f3 candle-core/src/tensor.rs:1177-1180 (clamp), binary_op_scalar! (:110-133); source-facts extra 3")
 	candleFull = newRule("candle.full",
-		"Tensor::full(value, shape, &dev) has the Rust type of value (a literal: f64 or i32 unless suffixed or annotated) and fills with const_set; on Metal const_set has kernels for u8 u32 i64 f16 bf16 f32 only (f64: Err \"unsupported const-set f64\", i16/i32: UnsupportedDTypeForOp) and zero elements panic in linear_split",
+		"Tensor::full(value, shape, &dev) has the Rust type of value (a literal: f64 or i32 unless suffixed; the dtype attr is written as the suffix: 2f32, 7u8) and fills with const_set; on Metal const_set has kernels for u8 u32 i64 f16 bf16 f32 only (f64: Err \"unsupported const-set f64\", i16/i32: UnsupportedDTypeForOp) and zero elements panic in linear_split",
 		"candle 2a13b0f3 candle-core/src/tensor.rs:440-451 (full: alloc_uninit, const_set), candle-core/src/metal_backend/mod.rs const_set (kernel per dtype), candle-metal-kernels/src/kernels/unary.rs:79-104 (call_const_set_contiguous: linear_split of the tiles); seed 003 §从 Vec、切片、迭代器建 (full(7u8, 3) U8 [7, 7, 7])")
 	candleNoNewOp = newRule("candle.no-such-op.2026-12",
 		"candle has no dtype argument on Tensor::new, arange, sum, mean or cumsum, cumsum needs a dim, and clamp has no Option bound: such programs do not compile",
@@ -135,12 +136,6 @@ func (e *evaluation) candleClampOp() tensor.Outcome {
 func (e *evaluation) candleFullOp() tensor.Outcome {
 	e.use(candleFull)
 	text := *e.c.Attrs.Value
-	lit, err := parseRustLiteral(text)
-	if err != nil || lit.root.List {
-		return e.rustLitCompileError(fmt.Sprintf("%q is not a scalar Rust literal", text))
-	}
-	e.use(rustLiteralTyping)
-	hint := ""
 	if d := e.c.Attrs.DType; d.Valid() {
 		if !candleHasDType(d) {
 			return e.unsupported(candleDTypes, "candle has no %s dtype", d)
@@ -148,9 +143,16 @@ func (e *evaluation) candleFullOp() tensor.Outcome {
 		if d == tensor.F16 || d == tensor.BF16 {
 			return e.unsupported(notModeled, "tfuzz: Tensor::full of a half value (half::%s::from_f64) is not modeled", d)
 		}
-		hint = d.String()
+		if !strings.ContainsAny(text, "iuf") || strings.HasSuffix(text, "inf") {
+			text += d.String() // the value written with the dtype's suffix: 2f32, 7u8
+		}
 	}
-	typ, msg := rustLitType(lit.elems, hint)
+	lit, err := parseRustLiteral(text)
+	if err != nil || lit.root.List {
+		return e.rustLitCompileError(fmt.Sprintf("%q is not a scalar Rust literal", text))
+	}
+	e.use(rustLiteralTyping)
+	typ, msg := rustLitType(lit.elems, "")
 	if msg != "" {
 		return e.rustLitCompileError(msg)
 	}

@@ -144,3 +144,21 @@ func (s *support) probeNew(op tensor.OpInfo, answers func(*tensor.Case) bool) []
 	}
 	return ds
 }
+
+// nullBoundCandidates drop one of clamp's bounds (null: not given), the
+// simplest bound there is.
+func nullBoundCandidates(c *tensor.Case) []*tensor.Case {
+	op, _ := tensor.LookupOp(c.Op)
+	if op.Class != tensor.ClassClamp {
+		return nil
+	}
+	var out []*tensor.Case
+	for i := 1; i < len(c.Args); i++ {
+		if !c.Args[i].IsNull() {
+			d := cloneCase(c)
+			d.Args[i] = tensor.Arg{}
+			out = append(out, d)
+		}
+	}
+	return out
+}

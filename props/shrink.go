@@ -142,7 +142,7 @@ func cloneCase(c *tensor.Case) *tensor.Case {
 	for i, a := range c.Args {
 		if a.Tensor != nil {
 			d.Args[i].Tensor = a.Tensor.Clone()
-		} else {
+		} else if a.Scalar != nil { // a null arg stays null
 			s := *a.Scalar
 			d.Args[i].Scalar = &s
 		}
@@ -370,7 +370,7 @@ func attrCandidates(c *tensor.Case) []*tensor.Case {
 		d.Attrs.Dim = &zero
 		out = append(out, d)
 	}
-	return out
+	return append(out, nullBoundCandidates(c)...) // gen_newops_a.go
 }
 
 // narrower lists the dtypes tried in place of d, simplest first.
