@@ -25,7 +25,7 @@ var (
 		"jnp.where takes condition != 0 for a non-bool condition, promotes x and y with promote_dtypes (weak Python scalars) and broadcasts the three, then lax.select; it is jitted, so a Python int outside int32 (x32) / int64 (x64) overflows when parsed",
 		"jax jax-v0.11.0 jax/_src/numpy/util.py:285-305 (_where: lax.ne(condition, 0), promote_dtypes, _broadcast_arrays, lax.select)")
 	pyWhereNotModeled = newRule("python.where.not-modeled",
-		"where with a complex or out-of-range integer Python scalar, and NumPy's Python int that does not fit the common dtype, are not stated yet",
+		"where with a complex Python scalar, with two Python scalars where the framework has no promotion for them here, and NumPy's Python int that does not fit the common dtype, are not stated yet",
 		"tfuzz").silent()
 	torchClampCheck = newRule("pytorch.clamp.bounds",
 		"torch.clamp needs at least one bound (RuntimeError: torch.clamp: At least one of 'min' or 'max' must not be None) and no complex operand (clamp is not supported for complex types); with Python number bounds the result is the input's dtype if it is a float, else result_type of the input and the bounds, and each bound is converted to it with a checked conversion (RuntimeError: value cannot be converted to type uint8_t without overflow); tensor bounds are promoted with the input as a binary op's operands and all three broadcast; the kernels cover every real dtype but bool and u16/u32/u64",
@@ -154,6 +154,9 @@ func (e *evaluation) pyWhere() tensor.Outcome {
 	common, o := e.pyPromote(vals)
 	if o != nil {
 		return *o
+	}
+	if !common.Valid() {
+		return e.unsupported(pyWhereNotModeled, "tfuzz: %s where of two Python scalars is not modeled", e.p.Framework)
 	}
 	if e.p.Framework == PyTorch {
 		if k := map[bool]string{true: "where_cpu", false: "where_cuda"}[e.p.Device == CPU]; isBarebonesUnsigned(common) {
