@@ -127,9 +127,9 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 }
 
 // newOpClass returns the class of an op added 2026-12 that the engine
-// implements with a family of its own (candle's broadcast_* and full).
+// implements with a family of its own (candle's broadcast_*, where_cond and full).
 func newOpClass(name string) (tensor.OpClass, bool) {
-	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull) {
+	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere) {
 		return info.Class, true
 	}
 	return 0, false
@@ -146,4 +146,51 @@ func laterAttrs(cl tensor.OpClass, c *tensor.Case) bool {
 		return c.Attrs.DType.Valid() || c.Attrs.Dim == nil
 	}
 	return false
+}
+
+func init() {
+	candleAttach(tensor.ClassWhere, candleWhereSupports, candleWhere)
+}
+
+// candleWhereSupports: where_cond takes tensors only; the rest compiles.
+func candleWhereSupports(_ *profile, c *tensor.Case) bool {
+	if len(c.Args) != 3 {
+		return false
+	}
+	for _, a := range c.Args {
+		if a.Tensor == nil || !validTensor(a.Tensor) {
+			return false
+		}
+	}
+	return true
+}
+
+// candleWhere is cond.where_cond(&on_true, &on_false) on the CPU: equal
+// shapes, one value dtype, an integer condition (nonzero is true), then a
+// select of the values' words (policy candle.where-cond).
+func candleWhere(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
+	cond, t, f := c.Args[0].Tensor, c.Args[1].Tensor, c.Args[2].Tensor
+	for _, v := range []*tensor.Tensor{t, f} {
+		if !slices.Equal(cond.Shape, v.Shape) {
+			return tensor.ErrorOutcome(tensor.ShapeMismatch, "shape mismatch in where_cond, lhs: %v, rhs: %v", cond.Shape, v.Shape)
+		}
+	}
+	if t.DType != f.DType {
+		return tensor.ErrorOutcome(tensor.DTypeMismatch, "dtype mismatch in where, lhs: %s, rhs: %s", rustName(t.DType), rustName(f.DType))
+	}
+	switch cond.DType {
+	case tensor.U8, tensor.U32, tensor.I16, tensor.I32, tensor.I64:
+	default:
+		return tensor.ErrorOutcome(tensor.UnsupportedDType, "unsupported dtype %s for op where-cond", rustName(cond.DType))
+	}
+	cw, tw, fw := cond.Contiguous().Data, t.Contiguous().Data, f.Contiguous().Data
+	out := &tensor.Tensor{DType: t.DType, Shape: slices.Clone(t.Shape), Data: make([]uint64, len(tw))}
+	for i, w := range cw {
+		if w != 0 { // integer words hold the value's bits: nonzero is true
+			out.Data[i] = tw[i]
+		} else {
+			out.Data[i] = fw[i]
+		}
+	}
+	return tensor.ValueOutcome(out)
 }
