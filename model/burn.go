@@ -79,6 +79,9 @@ var (
 // evalBurn dispatches a case to the burn op families.
 func evalBurn(e *evaluation) tensor.Outcome {
 	class := e.op().Class
+	if out, ok := evalBurnNew(e); ok {
+		return out
+	}
 	if class == tensor.ClassFromLiteral {
 		return e.burnFromLiteral(*e.c.Attrs.Literal)
 	}

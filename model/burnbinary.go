@@ -25,6 +25,8 @@ func burnOpExists(op string, kind byte) bool {
 	switch {
 	case op == "floor_div" || op == "trunc_div":
 		return false
+	case isShift(op):
+		return kind == 'i'
 	case kind == 'b':
 		return op == "eq" || op == "ne"
 	case kind == 'f' && (op == "bitwise_and" || op == "bitwise_or" || op == "bitwise_xor"):
@@ -58,6 +60,9 @@ func (e *evaluation) burnBinary(args []*tensor.Tensor) tensor.Outcome {
 	xb, yb, bad := e.burnBroadcast(x, y)
 	if bad != nil {
 		return *bad
+	}
+	if isShift(op) {
+		return e.burnShift(op, xb, yb)
 	}
 	return e.burnElementwise(op, xb, yb)
 }

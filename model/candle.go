@@ -67,6 +67,9 @@ func evalCandle(e *evaluation) tensor.Outcome {
 			return e.unsupported(candleDTypes, "candle has no %s dtype (the trait `WithDType` is not implemented for `%s`)", a.Tensor.DType, a.Tensor.DType)
 		}
 	}
+	if out, ok := evalCandleNew(e); ok {
+		return out
+	}
 	switch e.op().Class {
 	case tensor.ClassBinary:
 		return e.candleBinary()

@@ -87,8 +87,8 @@ func (e *evaluation) candleBinary() tensor.Outcome {
 		return e.unsupported(candleNoOp, "candle 0.11 has no remainder: candle-core/src implements no Rem for Tensor and has no remainder / fmod method")
 	case "trunc_div":
 		return e.unsupported(candleNoOp, "candle has no trunc_div: its integer / (the div op) truncates")
-	case "bitwise_and", "bitwise_or", "bitwise_xor":
-		return e.unsupported(candleNoOp, "candle 0.11 has no bitwise ops on Tensor")
+	case "bitwise_and", "bitwise_or", "bitwise_xor", "shift_left", "shift_right":
+		return e.unsupported(candleNoOp, "candle 0.11 has no bitwise ops (and no shifts) on Tensor")
 	}
 	a, b := e.c.Args[0], e.c.Args[1]
 	if a.IsScalar() || b.IsScalar() {

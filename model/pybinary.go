@@ -139,7 +139,7 @@ func isBitwise(op string) bool {
 
 // usesIntLoopForBool lists the ops NumPy and JAX run on integers for bools.
 func usesIntLoopForBool(op string) bool {
-	return op == "floor_div" || op == "rem" || op == "fmod" || op == "pow"
+	return op == "floor_div" || op == "rem" || op == "fmod" || op == "pow" || isShift(op)
 }
 
 // broadcast sets b.shape or returns the framework's shape error.
@@ -364,7 +364,7 @@ func (b *pyBin) numpyPrepare() *tensor.Outcome {
 	case usesIntLoopForBool(b.op) && common == tensor.Bool:
 		e.use(numpyBoolAsInt8)
 		b.compute, b.result = tensor.I8, tensor.I8
-	case isBitwise(b.op) && (common.IsFloat() || common.IsComplex()):
+	case (isBitwise(b.op) || isShift(b.op)) && (common.IsFloat() || common.IsComplex()):
 		return outcomePtr(e.fail(bitwiseFloat, tensor.UnsupportedDType,
 			"TypeError: ufunc '%s' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''", b.op))
 	}
@@ -432,8 +432,9 @@ func (b *pyBin) jaxPrepare() *tensor.Outcome {
 		b.jaxFmodRaw = true
 	case (b.op == "mul" || b.op == "div") && (b.compute.IsFloat() || b.compute.IsComplex()):
 		b.predSelect = b.jaxPredOperand()
-	case isBitwise(b.op) && (common.IsFloat() || common.IsComplex()):
-		lax := map[string]string{"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}[b.op]
+	case (isBitwise(b.op) || isShift(b.op)) && (common.IsFloat() || common.IsComplex()):
+		lax := map[string]string{"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
+			"shift_left": "shift_left", "shift_right": "shift_right_arithmetic"}[b.op]
 		return outcomePtr(e.fail(bitwiseFloat, tensor.UnsupportedDType,
 			"TypeError: %s does not accept dtype %s at position 0. Accepted dtypes at position 0 are subtypes of integer, bool.", lax, pyName(common)))
 	}
@@ -516,6 +517,8 @@ func (b *pyBin) elem(out *tensor.Tensor, i int) *tensor.Outcome {
 		b.predSelectElem(out, i)
 	case isComparison(b.op):
 		out.SetBool(i, b.compare(x, xi, y, yi))
+	case isShift(b.op):
+		b.shiftElem(out, i, x, xi, y, yi)
 	case c == tensor.Bool:
 		out.SetBool(i, boolOp(b.op, x.Bool(xi), y.Bool(yi)))
 	case c.IsComplex():

@@ -7,7 +7,7 @@ import (
 )
 
 // cumsum of PyTorch, NumPy and JAX: a.cumsum(dim), np.cumsum(a, axis),
-// jnp.cumsum(a, axis); dim absent means 0. The result has the input's
+// jnp.cumsum(a, axis); without a dim see pyCumsumFlat. The result has the input's
 // shape; integers wrap in the result dtype (JAX keeps the input's integer
 // dtype, the others widen to 64 bits); floats differ in the accumulator
 // (PyTorch CPU: f64 for f32, f32 for f16/bf16) and in the first element

@@ -46,6 +46,9 @@ func init() {
 
 // evalPython dispatches a case of a Python framework to its op family.
 func evalPython(e *evaluation) tensor.Outcome {
+	if out, ok := evalPythonNew(e); ok {
+		return out
+	}
 	switch e.op().Class {
 	case tensor.ClassBinary:
 		return e.pyBinary()

@@ -146,7 +146,7 @@ func (e *evaluation) tfBinary() tensor.Outcome {
 		return e.tfScaleReal(x.Tensor, y.Scalar)
 	}
 	switch op {
-	case "floor_div", "trunc_div", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor":
+	case "floor_div", "trunc_div", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor", "shift_left", "shift_right":
 		return e.tfUnspec("%s", op)
 	}
 	a, b := x.Tensor, y.Tensor

@@ -29,6 +29,7 @@ type support struct {
 	scalars  map[opDType][]scalarPlacement // binary op and tensor dtype -> scalar kinds and sides
 	casts    map[tensor.DType][]tensor.DType
 	indexes  map[tensor.DType][]tensor.DType // index_select source dtype -> index dtypes
+	conds    map[tensor.DType][]tensor.DType // where value dtype -> condition dtypes
 	minRank  map[string]int                  // op -> 1 where the profile has no 0-dim tensors for it
 	literals []litForm                       // from_literal forms the profile answers
 	aranges  []litKind                       // arange bound kinds it answers
@@ -71,7 +72,7 @@ var indexDTypes = []tensor.DType{tensor.I64, tensor.I32, tensor.U8, tensor.U32, 
 func probeSupport(profile string) *support {
 	s := &support{dtypes: map[string][]tensor.DType{}, partners: map[opDType][]tensor.DType{},
 		scalars: map[opDType][]scalarPlacement{}, casts: map[tensor.DType][]tensor.DType{},
-		indexes: map[tensor.DType][]tensor.DType{}, minRank: map[string]int{}}
+		indexes: map[tensor.DType][]tensor.DType{}, minRank: map[string]int{}, conds: map[tensor.DType][]tensor.DType{}}
 	fw, _, _ := strings.Cut(profile, "/")
 	s.rust = fw == "candle" || fw == "burn" || fw == "tenferro"
 	answers := func(c *tensor.Case) bool { return model.Eval(profile, c).Form != tensor.FormUnsupported }
@@ -145,11 +146,13 @@ func probeSupport(profile string) *support {
 					ds = append(ds, a)
 				}
 			}
+		case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
+			ds = s.probeNew(op, answers) // gen_newops_a.go
 		default: // creation ops take no tensor: probe each dtype the op can be asked for
 			ds = s.probeCreation(op, answers)
 		}
 		if len(ds) > 0 && op.Class != tensor.ClassFromLiteral && op.Class != tensor.ClassArange &&
-			op.Class != tensor.ClassZeros && !s.answersRank0(op, ds[0], answers) {
+			op.Class != tensor.ClassZeros && !isNewClass(op.Class) && !s.answersRank0(op, ds[0], answers) {
 			s.minRank[op.Name] = 1
 		}
 		if len(ds) > 0 {

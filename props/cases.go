@@ -204,6 +204,8 @@ func (s *scope) draw(d *draw) *tensor.Case {
 		a := s.g.elements(d, dt, []int{d.between(0, 8)}, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}
 		c.Attrs.Shape = []int{a.Len()}
+	case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
+		s.drawNew(d, c, op.Class, dt) // gen_newops_a.go
 	case tensor.ClassToHost:
 		a := s.tensor(d, dt, name, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}

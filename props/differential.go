@@ -35,9 +35,12 @@ func (f *Finding) Signature() string {
 		if i > 0 {
 			dtypes += ","
 		}
-		if a.Scalar != nil {
+		switch {
+		case a.IsNull():
+			dtypes += "null"
+		case a.Scalar != nil:
 			dtypes += "scalar-" + string(a.Scalar.Kind)
-		} else {
+		default:
 			dtypes += a.Tensor.DType.String()
 		}
 	}

@@ -239,6 +239,8 @@ func opSpecials(op string, arg int, d tensor.DType) []uint64 {
 		xs = powExponents
 	case arg == 0 && op == "pow":
 		xs = []float64{0, math.Copysign(0, -1), 1, -1, -2, math.Inf(1), math.Inf(-1), math.NaN()}
+	case arg == 1 && (op == "shift_left" || op == "shift_right") && d.IsInt():
+		xs = shiftCounts(d) // gen_newops_a.go
 	default:
 		return nil
 	}

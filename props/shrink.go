@@ -80,6 +80,9 @@ func Size(c *tensor.Case) float64 {
 			continue
 		}
 		t := a.Tensor
+		if t == nil { // a null bound: the simplest arg there is
+			continue
+		}
 		elems += float64(t.Len())
 		rank += float64(t.Rank())
 		width += float64(t.DType.Bits()) + float64(dtypeRank(t.DType))/100
@@ -156,7 +159,7 @@ func cloneCase(c *tensor.Case) *tensor.Case {
 	for i, a := range c.Args {
 		if a.Tensor != nil {
 			d.Args[i].Tensor = a.Tensor.Clone()
-		} else {
+		} else if a.Scalar != nil { // a null arg stays null
 			s := *a.Scalar
 			d.Args[i].Scalar = &s
 		}
@@ -384,7 +387,7 @@ func attrCandidates(c *tensor.Case) []*tensor.Case {
 		d.Attrs.Dim = &zero
 		out = append(out, d)
 	}
-	return out
+	return append(out, nullBoundCandidates(c)...) // gen_newops_a.go
 }
 
 // narrower lists the dtypes tried in place of d, simplest first.

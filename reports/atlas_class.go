@@ -98,6 +98,8 @@ func inputKinds(c *tensor.Case) string {
 	seen := map[string]bool{}
 	for i, a := range c.Args {
 		switch {
+		case a.IsNull():
+			extra = append(extra, "null bound")
 		case a.Scalar != nil:
 			extra = append(extra, string(a.Scalar.Kind)+" scalar")
 		case c.Op == "index_select" && i == 1:

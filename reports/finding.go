@@ -169,7 +169,9 @@ func article(f tensor.Form) string {
 func opSignature(c *tensor.Case) string {
 	var parts []string
 	for _, a := range c.Args {
-		if a.Scalar != nil {
+		if a.IsNull() {
+			parts = append(parts, "null")
+		} else if a.Scalar != nil {
 			parts = append(parts, string(a.Scalar.Kind)+" scalar "+a.Scalar.Text)
 		} else {
 			parts = append(parts, a.Tensor.DType.String())

@@ -101,6 +101,10 @@ func burnBody(c *tensor.Case) string {
 	var args []string
 	names := []string{"a", "b"}
 	for k, a := range c.Args {
+		if a.IsNull() {
+			args = append(args, "None")
+			continue
+		}
 		if a.Scalar != nil {
 			args = append(args, rustScalar(a.Scalar))
 			continue

@@ -95,9 +95,13 @@ func candleTensor(t *tensor.Tensor) (string, bool) {
 // candleBody writes the inputs and the op, ending in the value line.
 func candleBody(c *tensor.Case) string {
 	var b strings.Builder
-	names := []string{"a", "b"}
+	names := []string{"a", "b", "c"}
 	var args []string
 	for k, a := range c.Args {
+		if a.IsNull() {
+			args = append(args, "None")
+			continue
+		}
 		if a.Scalar != nil {
 			s := rustScalar(a.Scalar)
 			if a.Scalar.Host != "" {
@@ -107,7 +111,7 @@ func candleBody(c *tensor.Case) string {
 			args = append(args, s)
 			continue
 		}
-		name := names[k%2]
+		name := names[k%3]
 		if c.Op == "index_select" && k == 1 {
 			name = "ids"
 		}
@@ -141,6 +145,9 @@ func candleOp(c *tensor.Case, args []string) (expr, why string) {
 			return "0"
 		}
 		return rustDim(*at.Dim)
+	}
+	if expr, why, ok := candleNewOp(c, args); ok { // repro_newops.go
+		return expr, why
 	}
 	switch op.Class {
 	case tensor.ClassBinary:

@@ -255,7 +255,7 @@ func pyScalar(s *tensor.Scalar) string {
 var pyOperators = map[string]string{
 	"add": "+", "sub": "-", "mul": "*", "div": "/", "floor_div": "//", "rem": "%", "pow": "**",
 	"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-	"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
+	"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "shift_left": "<<", "shift_right": ">>",
 }
 
 // mod is the framework's module of functions.
@@ -269,6 +269,10 @@ func (w *pyWriter) body(c *tensor.Case) string {
 	names := []string{"a", "b", "c", "d"}
 	var args []string
 	for k, a := range c.Args {
+		if a.IsNull() {
+			args = append(args, "None")
+			continue
+		}
 		if a.Scalar != nil {
 			args = append(args, pyScalar(a.Scalar))
 			continue
@@ -292,6 +296,9 @@ func (w *pyWriter) body(c *tensor.Case) string {
 // opExpr spells the case's op on the argument expressions, or says why the
 // framework has no spelling of it.
 func (w *pyWriter) opExpr(c *tensor.Case, args []string) (expr, unsupported string) {
+	if expr, why, ok := w.newOpExpr(c, args); ok { // repro_newops.go
+		return expr, why
+	}
 	op, _ := tensor.LookupOp(c.Op)
 	m := w.mod()
 	at := c.Attrs

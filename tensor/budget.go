@@ -109,7 +109,7 @@ func CaseCost(c *Case) Cost {
 			cost.ResultElements = reduceElements(tensors[0], c.Attrs.Dim)
 		}
 
-	case ClassBinary:
+	case ClassBinary, ClassBroadcast, ClassWhere, ClassClamp:
 		cost.ResultElements = broadcastElements(tensors)
 	case ClassIndexSelect:
 		if len(tensors) == 2 {

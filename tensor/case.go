@@ -37,9 +37,16 @@ type Arg struct {
 // IsScalar reports whether the argument is a host scalar.
 func (a Arg) IsScalar() bool { return a.Scalar != nil }
 
+// IsNull reports whether the argument is JSON null: an optional operand not
+// given (clamp's min or max), neither a tensor nor a scalar.
+func (a Arg) IsNull() bool { return a.Tensor == nil && a.Scalar == nil }
+
 func (a Arg) String() string { return a.format(20) }
 
 func (a Arg) format(limit int) string {
+	if a.IsNull() {
+		return "null"
+	}
 	if a.Scalar != nil {
 		return a.Scalar.String()
 	}
@@ -112,10 +119,11 @@ type Attrs struct {
 	Mode          string // cast: "cast" (default) or "convert"
 	Literal       *string
 	Start, End    *string
-	Shape         []int // zeros, from_vec
-	DType         DType // to_host element type, zeros dtype
-	Rank          *int  // to_host
-	ToleranceULPs int   // elements match within this many ulps
+	Value         *string // full: the fill value's literal text
+	Shape         []int   // zeros, from_vec
+	DType         DType   // to_host element type, zeros dtype
+	Rank          *int    // to_host
+	ToleranceULPs int     // elements match within this many ulps
 }
 
 // KeepDim reports the keepdim attr (false when absent).
@@ -143,6 +151,9 @@ func (a Attrs) String() string {
 	}
 	if a.End != nil {
 		parts = append(parts, "end="+attrText(*a.End))
+	}
+	if a.Value != nil {
+		parts = append(parts, "value="+attrText(*a.Value))
 	}
 	if a.Shape != nil {
 		parts = append(parts, fmt.Sprintf("shape=%v", a.Shape))

@@ -15,6 +15,10 @@ const (
 	ClassZeros                      // no args; attrs shape, dtype
 	ClassFromVec                    // 1-D tensor; attr shape
 	ClassToHost                     // tensor; attrs dtype, rank
+	ClassBroadcast                  // tensor, tensor (candle's broadcast_* ops)
+	ClassWhere                      // condition tensor, tensor or scalar, tensor or scalar
+	ClassClamp                      // tensor, min, max (each a tensor, a scalar or null)
+	ClassFull                       // no args; attrs shape, value, dtype
 )
 
 // OpInfo describes one op of the case-format catalog.
@@ -72,6 +76,18 @@ var Ops = []OpInfo{
 	{"zeros", ClassZeros, "torch.zeros(shape)"},
 	{"from_vec", ClassFromVec, "candle Tensor::from_vec(v, shape); torch.tensor(v).reshape(shape)"},
 	{"to_host", ClassToHost, "candle to_vec1::<T>() / to_scalar; t.tolist()"},
+	// added 2026-12
+	{"broadcast_add", ClassBroadcast, "candle a.broadcast_add(&b); a + b elsewhere"},
+	{"broadcast_sub", ClassBroadcast, "candle a.broadcast_sub(&b); a - b elsewhere"},
+	{"broadcast_mul", ClassBroadcast, "candle a.broadcast_mul(&b); a * b elsewhere"},
+	{"broadcast_div", ClassBroadcast, "candle a.broadcast_div(&b); a / b elsewhere"},
+	{"broadcast_maximum", ClassBroadcast, "candle a.broadcast_maximum(&b); torch.maximum(a, b) elsewhere"},
+	{"broadcast_minimum", ClassBroadcast, "candle a.broadcast_minimum(&b); torch.minimum(a, b) elsewhere"},
+	{"where", ClassWhere, "torch.where(c, a, b); candle c.where_cond(&a, &b)"},
+	{"clamp", ClassClamp, "torch.clamp(t, min, max); np.clip; candle t.clamp(min, max)"},
+	{"shift_left", ClassBinary, "a << b (torch.bitwise_left_shift)"},
+	{"shift_right", ClassBinary, "a >> b (torch.bitwise_right_shift)"},
+	{"full", ClassFull, "torch.full(shape, value); candle Tensor::full(value, shape)"},
 }
 
 var opIndex = func() map[string]OpInfo {

@@ -134,7 +134,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"scalar kind", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "quaternion"}]}`, "args[1].kind", "unknown scalar kind"},
 		{"scalar text", `{"op": "add", "args": [` + one + `, {"scalar": "1x", "kind": "int"}]}`, "args[1].scalar", "not an integer"},
 		{"unknown attr", `{"op": "neg", "args": [` + one + `], "attrs": {"dim": 0}}`, "attrs.dim", "takes no attr"},
-		{"valid attrs listed", `{"op": "sum", "args": [` + one + `], "attrs": {"axis": 0}}`, "attrs.axis", `sum takes no attr "axis" (it takes only dim, keepdim, tolerance_ulps; axis is called dim here)`},
+		{"valid attrs listed", `{"op": "sum", "args": [` + one + `], "attrs": {"axis": 0}}`, "attrs.axis", `sum takes no attr "axis" (it takes only dim, keepdim, tolerance_ulps, dtype; axis is called dim here)`},
 		{"host type", `{"op": "add", "args": [` + one + `, {"scalar": "1", "kind": "int", "host": "i32; evil()"}]}`, "args[1].host", "unknown host type"},
 		{"cast without to", `{"op": "cast", "args": [` + one + `]}`, "attrs.to", "cast needs attr to (dtype: the target dtype)"},
 		{"bad cast target", `{"op": "cast", "args": [` + one + `], "attrs": {"to": "f8"}}`, "attrs.to", "unknown dtype"},

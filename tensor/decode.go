@@ -285,8 +285,12 @@ func arity(class OpClass) (n int, tensorsOnly bool) {
 		return 2, false
 	case ClassIndexSelect:
 		return 2, true
-	case ClassFromLiteral, ClassArange, ClassZeros:
+	case ClassFromLiteral, ClassArange, ClassZeros, ClassFull:
 		return 0, true
+	case ClassBroadcast:
+		return 2, true
+	case ClassWhere, ClassClamp:
+		return 3, false
 	}
 	return 1, true
 }
@@ -304,12 +308,18 @@ func decodeArgs(data json.RawMessage, op OpInfo) ([]Arg, error) {
 	scalars := 0
 	for i, item := range items {
 		field := fmt.Sprintf("args[%d]", i)
+		if isJSONNull(item) {
+			if !nullableArg(op.Class, i) {
+				return nil, errAt(field, "%s takes no null here (only clamp's min and max may be null)", op.Name)
+			}
+			continue // a bound not given: Arg{}
+		}
 		fields, err := rawObject(item, field)
 		if err != nil {
 			return nil, err
 		}
 		if hasField(fields, "scalar") {
-			if tensorsOnly {
+			if tensorsOnly || tensorOnlyArg(op.Class, i) {
 				return nil, errAt(field, "%s takes tensors only, got a scalar", op.Name)
 			}
 			s, err := decodeScalar(fields, field)
@@ -555,12 +565,13 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 	}
 	for _, f := range fields {
 		field := "attrs." + f.Name
-		if !contains(attrKinds[op.Class], f.Name) {
+		if !op.takesAttr(f.Name) {
+			names := op.attrNames()
 			takes := "no attrs"
-			if len(attrKinds[op.Class]) > 0 {
-				takes = "only " + strings.Join(attrKinds[op.Class], ", ")
+			if len(names) > 0 {
+				takes = "only " + strings.Join(names, ", ")
 			}
-			return a, errAt(field, "%s takes no attr %q (it takes %s%s)", op.Name, f.Name, takes, attrHint(f.Name, attrKinds[op.Class]))
+			return a, errAt(field, "%s takes no attr %q (it takes %s%s)", op.Name, f.Name, takes, attrHint(f.Name, names))
 		}
 		switch f.Name {
 		case "dim", "rank", "tolerance_ulps":
@@ -611,7 +622,7 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 				return a, errAt(field, "want \"cast\" or \"convert\", got %q", s)
 			}
 			a.Mode = s
-		case "literal", "start", "end":
+		case "literal", "start", "end", "value":
 			s, err := rawString(f.Value, field)
 			if err != nil {
 				return a, err
@@ -624,6 +635,8 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 				a.Literal = &s
 			case "start":
 				a.Start = &s
+			case "value":
+				a.Value = &s
 			default:
 				a.End = &s
 			}

@@ -77,9 +77,12 @@ func writeCaseHead(b writer, c *Case) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if a.Scalar != nil {
+		switch {
+		case a.IsNull():
+			b.WriteString("null")
+		case a.Scalar != nil:
 			writeScalar(b, a.Scalar)
-		} else {
+		default:
 			writeTensor(b, a.Tensor)
 		}
 	}
@@ -227,6 +230,10 @@ func writeAttrs(b writer, a Attrs) {
 	if a.End != nil {
 		key("end")
 		writeString(b, *a.End)
+	}
+	if a.Value != nil {
+		key("value")
+		writeString(b, *a.Value)
 	}
 	if a.Shape != nil {
 		key("shape")

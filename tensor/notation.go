@@ -47,7 +47,7 @@ func (c *Case) Notation() string { return c.describe(-1) }
 func (t *Tensor) Notation() string { return t.format(-1) }
 
 // literalAttrs are the attrs whose values are free text.
-var literalAttrs = []string{"literal", "start", "end"}
+var literalAttrs = []string{"literal", "start", "end", "value"}
 
 // attrText writes a free-text attr value so that it parses back: as is
 // when that is unambiguous, else Go-quoted.
@@ -193,6 +193,8 @@ func (p *notationParser) parseArg() (Arg, error) {
 	p.pos = start
 	text := p.word()
 	switch {
+	case text == "null":
+		return Arg{}, nil
 	case text == "":
 		return Arg{}, p.errorf("want a tensor (i8[1, 2]) or a scalar (0.5)")
 	case text == "true" || text == "false":
@@ -426,6 +428,8 @@ func (p *notationParser) parseAttr(a *Attrs) error {
 			a.Literal = &v
 		case "start":
 			a.Start = &v
+		case "value":
+			a.Value = &v
 		default:
 			a.End = &v
 		}

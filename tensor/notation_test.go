@@ -128,6 +128,10 @@ func checkRoundTrip(t interface {
 	for i, a := range c.Args {
 		b := back.Args[i]
 		switch {
+		case a.IsNull():
+			if !b.IsNull() {
+				t.Fatalf("%q: argument %d: null read back as %v", text, i, b)
+			}
 		case a.Scalar != nil:
 			if b.Scalar == nil || *a.Scalar != *b.Scalar {
 				t.Fatalf("%q: argument %d: scalar %v read back as %v", text, i, a, b)

@@ -74,7 +74,7 @@ func (op OpInfo) Args() []ArgSpec { return argNames[op.Class] }
 // Attrs describes the attrs the op takes.
 func (op OpInfo) Attrs() []AttrSpec {
 	var specs []AttrSpec
-	for _, name := range attrKinds[op.Class] {
+	for _, name := range op.attrNames() {
 		spec, ok := attrDocs[op.Class][name]
 		if !ok {
 			spec = attrDocs[0][name]
@@ -110,6 +110,8 @@ func (a Attrs) has(name string) bool {
 		return a.Rank != nil
 	case "tolerance_ulps":
 		return a.ToleranceULPs != 0
+	case "value":
+		return a.Value != nil
 	}
 	return false
 }

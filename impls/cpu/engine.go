@@ -69,12 +69,13 @@ func (e *Engine) Supports(profile string, c *tensor.Case) bool {
 	if p == nil || c == nil {
 		return false
 	}
+	c = asBroadcastBase(p, c) // broadcastops.go
 	cl, ok := opClass(c.Op)
 	if !ok {
 		return false
 	}
 	f := p.families[cl]
-	return f != nil && wellFormed(cl, c) && f.supports(p, c)
+	return f != nil && wellFormed(cl, c) && !laterAttrs(cl, c) && f.supports(p, c)
 }
 
 // Eval returns the engine's outcome for c under profile. Cases it does not
@@ -85,12 +86,13 @@ func (e *Engine) Eval(profile string, c *tensor.Case) tensor.Outcome {
 	if p == nil {
 		return tensor.UnsupportedOutcome("cpu engine: no profile %q", profile)
 	}
+	c = asBroadcastBase(p, c)
 	cl, ok := opClass(c.Op)
 	if !ok {
 		return tensor.UnsupportedOutcome("cpu engine: no op %q", c.Op)
 	}
 	f := p.families[cl]
-	if f == nil || !wellFormed(cl, c) || !f.supports(p, c) {
+	if f == nil || !wellFormed(cl, c) || laterAttrs(cl, c) || !f.supports(p, c) {
 		return tensor.UnsupportedOutcome("cpu engine: %s is not implemented for %s", c.Op, profile)
 	}
 	return f.eval(e, p, c)

@@ -196,7 +196,7 @@ func (op opID) isBitwise() bool { return op >= opBitAnd && op <= opBitXor }
 func opClass(name string) (tensor.OpClass, bool) {
 	op := parseOp(name)
 	if op == opInvalid {
-		return 0, false
+		return newOpClass(name) // broadcastops.go
 	}
 	return op.class(), true
 }
@@ -216,6 +216,8 @@ func wellFormed(cl tensor.OpClass, c *tensor.Case) bool {
 			return false
 		}
 		return cl != tensor.ClassCast || c.Attrs.To.Valid()
+	case tensor.ClassBroadcast:
+		return len(c.Args) == 2 && validArg(c.Args[0], false) && validArg(c.Args[1], false)
 	}
 	return true // families of the other classes check their own arguments
 }

@@ -246,7 +246,7 @@ func (h *host) frontBinary(c *tensor.Case) (devTensor, error) {
 		return devTensor{}, unsupported("candle 0.11 has no remainder (no Rem for Tensor, no remainder / fmod method)")
 	case "trunc_div":
 		return devTensor{}, unsupported("candle has no trunc_div: its integer / truncates")
-	case "bitwise_and", "bitwise_or", "bitwise_xor":
+	case "bitwise_and", "bitwise_or", "bitwise_xor", "shift_left", "shift_right":
 		return devTensor{}, unsupported("candle 0.11 has no bitwise ops on Tensor")
 	}
 	if c.Args[0].IsScalar() || c.Args[1].IsScalar() {

@@ -1,0 +1,297 @@
+package model
+
+import (
+	"math"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// where, clamp, broadcast_*, full and cumsum without a dim in PyTorch, NumPy
+// and JAX. Several are spelled, in these frameworks, as ops the model
+// already states (clamp with one bound is maximum or minimum, broadcast_mul
+// is mul): those are evaluated as that op (sub), their rules recorded.
+
+var (
+	pyBroadcastOps = newRule("python.broadcast-ops",
+		"PyTorch, NumPy and JAX always broadcast, so candle's broadcast_add ... broadcast_minimum are spelled there as +, -, *, /, maximum, minimum with the same operands",
+		"spec/case-format.md §Ops and attrs added 2026-12 (\"in frameworks that always broadcast, the same as add\")")
+	torchWhereCond = newRule("pytorch.where.condition",
+		"torch.where needs a bool condition (RuntimeError: where expected condition to be a boolean tensor); x and y are promoted by result_type (Python numbers as wrapped numbers) and the three shapes broadcast; the kernel covers every dtype but u16/u32/u64 (\"where_cpu\" not implemented)",
+		"pytorch aten/src/ATen/native/TensorCompare.cpp where_self_out (condition dtype check, result_type of self and other); aten/src/ATen/native/cpu/TensorCompareKernel.cpp where_kernel_impl (AT_DISPATCH_V2 over AT_ALL_TYPES_AND_COMPLEX, kBool, kHalf, kBFloat16: bool cond_val)")
+	numpyWhere = newRule("numpy.where",
+		"np.where converts the condition to bool (nonzero is true, NaN is true), promotes x and y by np.result_type with NEP 50 weak Python scalars and broadcasts the three shapes",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/multiarraymodule.c PyArray_Where (condition cast to bool, common dtype of x and y)")
+	jaxWhere = newRule("jax.where",
+		"jnp.where takes condition != 0 for a non-bool condition, promotes x and y with promote_dtypes (weak Python scalars) and broadcasts the three, then lax.select; it is jitted, so a Python int outside int32 (x32) / int64 (x64) overflows when parsed",
+		"jax jax-v0.11.0 jax/_src/numpy/util.py:285-305 (_where: lax.ne(condition, 0), promote_dtypes, _broadcast_arrays, lax.select)")
+	pyWhereNotModeled = newRule("python.where.not-modeled",
+		"where with a complex Python scalar, with two Python scalars where the framework has no promotion for them here, and NumPy's Python int that does not fit the common dtype, are not stated yet",
+		"tfuzz").silent()
+	torchClampCheck = newRule("pytorch.clamp.bounds",
+		"torch.clamp needs at least one bound (RuntimeError: torch.clamp: At least one of 'min' or 'max' must not be None) and no complex operand (clamp is not supported for complex types); with Python number bounds the result is the input's dtype if it is a float, else result_type of the input and the bounds, and each bound is converted to it with a checked conversion (RuntimeError: value cannot be converted to type uint8_t without overflow); tensor bounds are promoted with the input as a binary op's operands and all three broadcast; the kernels cover every real dtype but bool and u16/u32/u64",
+		"pytorch aten/src/ATen/native/TensorCompare.cpp TORCH_META_FUNC(clamp) (manual promotion, complex check), TORCH_META_FUNC2(clamp, Tensor); aten/src/ATen/native/cpu/TensorCompareKernel.cpp clamp_scalar_kernel_impl, clamp_kernel_impl (AT_DISPATCH_ALL_TYPES_AND2(kBFloat16, kHalf)); c10/core/Scalar.h to<T> (checked_convert)")
+	torchClampValues = newRule("pytorch.clamp.values",
+		"clamp computes min(max(x, lo), hi) as std::min(std::max(a, min), max): a NaN input stays NaN, min > max gives max; with two Python-number bounds either being NaN fills the result with NaN; tensor bounds propagate a NaN bound (clamp_kernel_impl's check, maximum/minimum with one bound)",
+		"pytorch aten/src/ATen/native/TensorCompare.cpp:831 TORCH_IMPL_FUNC(clamp_out) (at::fill_(result, NaN) when a scalar bound is NaN), TORCH_IMPL_FUNC(clamp_Tensor_out) (one bound: maximum_stub / minimum_stub); aten/src/ATen/native/cpu/TensorCompareKernel.cpp clamp_kernel_impl (min != min || max != max -> NaN)")
+	torchClampOpen = newOpenRule("pytorch.clamp.open",
+		"what a single NaN Python-number bound and a tie of -0.0 with +0.0 give depends on the kernel path: the scalar loop (std::max(a, NaN) = a) and the vector one (x86 _mm256_max_ps returns a; Arm64 vmaxq_f32 returns NaN, +0.0 over -0.0) agree only on x86-64 CPUs with scalar bounds; elsewhere those elements are unspecified",
+		"pytorch aten/src/ATen/native/cpu/TensorCompareKernel.cpp clamp_min_scalar_kernel_impl / clamp_max_scalar_kernel_impl (scalar std::max/min, vec::clamp_min/clamp_max); aten/src/ATen/cpu/vec/vec256/vec256_float.h and vec128/vec128_float_neon.h (maximum, clamp_min)")
+	torchClampMixed = newRule("python.clamp.mixed-bounds",
+		"torch.clamp with one Python-number bound and one tensor bound picks an overload by the tensor's rank (a 0-dim tensor binds to Scalar): not stated yet",
+		"tfuzz (python_arg_parser overload resolution not modeled)").silent()
+	numpyClip = newRule("numpy.clip",
+		"np.clip drops a Python-int bound beyond an integer array's range (min <= iinfo.min, max >= iinfo.max); with no bound left it is np.positive (a copy; bool has no loop: TypeError); with one it is np.minimum(a, max) or np.maximum(a, min); with both the clip ufunc over the common dtype (NEP 50): with two constant bounds a NaN bound fills the result with NaN, else x < min gives min and x > max gives max (a NaN input stays, min > max gives max); with array bounds each element is MIN(MAX(x, min), max) propagating a NaN of either",
+		"numpy v2.5.2 (48fecee5) numpy/_core/_methods.py:96-113 (_clip), numpy/_core/src/umath/clip.cpp:47-56 (_NPY_MIN/_NPY_MAX), :150-215 (_NPY_CLIP, _npy_clip_const_minmax_), numpy/_core/code_generators/generate_umath.py:682-688 (TD(noobj))")
+	numpyClipZeroTie = newOpenRule("numpy.clip.zero-tie",
+		"with array bounds, whether a tie of -0.0 and +0.0 keeps x (the constant-bounds loop, x < min is false) or takes the bound (MAX(x, min) = x > min ? x : min) depends on the bounds' strides in the inner loop: unspecified",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/umath/clip.cpp:150-240 (_npy_clip: steps[1] == 0 && steps[2] == 0 selects the constant loop)")
+	jaxClip = newRule("jax.clip",
+		"jnp.clip is maximum(min, arr) then minimum(max, arr) (either skipped when None; both None returns arr), so it promotes and propagates NaN as those do; min > max gives max; a complex operand is a ValueError",
+		"jax jax-v0.11.0 jax/_src/numpy/lax_numpy.py:3364-3411 (clip)")
+	pyCumsumFlat = newRule("python.cumsum.no-dim",
+		"cumsum without a dim: NumPy and JAX flatten the array and sum along it (a 1-D result); torch.cumsum requires dim (TypeError: cumsum() missing required argument 'dim')",
+		"np.cumsum(a, axis=None) documentation (\"the default (None) is to compute the cumsum over the flattened array\"); jax jax-v0.11.0 jax/_src/numpy/reductions.py cumsum (axis None: ravel); torch.cumsum signature (dim required)")
+	pyDTypeArgNotModeled = newRule("python.dtype-arg.not-modeled",
+		"the dtype argument of from_literal, arange, sum, prod, mean and cumsum is not stated yet",
+		"tfuzz (issue 16: left for later)").silent()
+	pyFullRule = newRule("python.full",
+		"full(shape, value, dtype) fills the shape with value converted to dtype; without a dtype PyTorch infers it from the value (bool -> bool, int -> i64, float -> the default f32), NumPy from the value (NEP 50 default types: int64, float64, bool), JAX likewise with x64 off giving the 32-bit types",
+		"torch.full documentation (\"dtype inferred from fill_value\" since 1.8); np.full documentation (dtype None: np.array(fill_value).dtype); jax jax-v0.11.0 jax/_src/numpy/array_creation.py full (dtypes.check_user_dtype_supported, lax.full)")
+)
+
+// sub evaluates c2 under the same profile, recording its rules and warnings.
+func (e *evaluation) sub(c2 *tensor.Case) tensor.Outcome {
+	s := &evaluation{p: e.p, c: c2}
+	out := e.p.eval(s)
+	for _, r := range s.rules {
+		if rule, ok := LookupRule(r); ok {
+			e.use(rule)
+		}
+	}
+	for _, w := range s.warnings {
+		e.warn("%s", w)
+	}
+	e.silent = e.silent || s.silent
+	return out
+}
+
+// evalPythonNew dispatches the classes added 2026-12; ok is false for the others.
+func evalPythonNew(e *evaluation) (tensor.Outcome, bool) {
+	switch e.op().Class {
+	case tensor.ClassBroadcast:
+		e.use(pyBroadcastOps)
+		return e.sub(&tensor.Case{Op: tensor.BroadcastBase(e.c.Op), Args: e.c.Args, Attrs: e.c.Attrs}), true
+	case tensor.ClassWhere:
+		return e.pyWhere(), true
+	case tensor.ClassClamp:
+		return e.pyClamp(), true
+	case tensor.ClassFull:
+		return e.pyFull(), true
+	case tensor.ClassFromLiteral, tensor.ClassArange:
+		if e.c.Attrs.DType.Valid() {
+			return e.unsupported(pyDTypeArgNotModeled, "tfuzz: %s with a dtype argument is not modeled yet", e.c.Op), true
+		}
+	case tensor.ClassReduce, tensor.ClassCumsum:
+		if e.c.Attrs.DType.Valid() {
+			return e.unsupported(pyDTypeArgNotModeled, "tfuzz: %s with a dtype argument is not modeled yet", e.c.Op), true
+		}
+		if e.op().Class == tensor.ClassCumsum && e.c.Attrs.Dim == nil {
+			return e.pyCumsumFlat(), true
+		}
+	}
+	return tensor.Outcome{}, false
+}
+
+// pyCumsumFlat is cumsum without a dim.
+func (e *evaluation) pyCumsumFlat() tensor.Outcome {
+	e.use(pyCumsumFlat)
+	if e.p.Framework == PyTorch {
+		return tensor.ErrorOutcome(tensor.Other, "TypeError: cumsum() received an invalid combination of arguments: missing required argument 'dim'")
+	}
+	x := e.c.Args[0].Tensor
+	flat := x.Contiguous().Reshape(x.Len())
+	zero := 0
+	return e.sub(&tensor.Case{Op: "cumsum", Args: []tensor.Arg{{Tensor: flat}}, Attrs: tensor.Attrs{Dim: &zero, ToleranceULPs: e.c.Attrs.ToleranceULPs}})
+}
+
+// pyWhere is where(condition, x, y).
+func (e *evaluation) pyWhere() tensor.Outcome {
+	cond := e.input(e.c.Args[0].Tensor)
+	var vals []pyArg
+	for _, a := range e.c.Args[1:] {
+		if a.IsScalar() {
+			if a.Scalar.Kind == tensor.ScalarComplex {
+				return e.unsupported(pyWhereNotModeled, "tfuzz: where with a complex scalar is not modeled")
+			}
+			vals = append(vals, pyArg{s: a.Scalar})
+		} else {
+			vals = append(vals, pyArg{t: e.input(a.Tensor)})
+		}
+	}
+	switch e.p.Framework {
+	case PyTorch:
+		e.use(torchWhereCond)
+		if o := e.torchMPSF64(append([]pyArg{{t: cond}}, vals...)); o != nil {
+			return *o
+		}
+		if cond.DType != tensor.Bool {
+			return e.fail(torchWhereCond, tensor.UnsupportedDType, "RuntimeError: where expected condition to be a boolean tensor, but got a tensor with dtype %s", torchName(cond.DType))
+		}
+	case NumPy:
+		e.use(numpyWhere)
+	default:
+		e.use(jaxWhere)
+		for i, v := range vals {
+			if o := e.jaxScalarRange(v, i+1); o != nil {
+				return *o
+			}
+		}
+	}
+	shape, o := e.pyBroadcastAll(append([]pyArg{{t: cond}}, vals...))
+	if o != nil {
+		return *o
+	}
+	common, o := e.pyPromote(vals)
+	if o != nil {
+		return *o
+	}
+	if !common.Valid() {
+		return e.unsupported(pyWhereNotModeled, "tfuzz: %s where of two Python scalars is not modeled", e.p.Framework)
+	}
+	if e.p.Framework == PyTorch {
+		if k := map[bool]string{true: "where_cpu", false: "where_cuda"}[e.p.Device == CPU]; isBarebonesUnsigned(common) {
+			return e.torchNoKernelError(k, common)
+		}
+	}
+	for _, v := range vals {
+		if v.isScalar() && v.s.Kind == tensor.ScalarInt && common.IsInt() && !intFits(v.s.Int(), common) && e.p.Framework == NumPy {
+			return e.unsupported(pyWhereNotModeled, "tfuzz: NumPy where with the Python int %s beyond %s is not modeled", v.s.Text, common)
+		}
+	}
+	x, y := e.convertArg(vals[0], common), e.convertArg(vals[1], common)
+	out := tensor.New(common, shape...)
+	for i := range out.Len() {
+		if isNonzero(cond, broadcastIndex(shape, i, cond.Shape)) {
+			copyElem(out, i, x, broadcastIndex(shape, i, x.Shape))
+		} else {
+			copyElem(out, i, y, broadcastIndex(shape, i, y.Shape))
+		}
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// torchMPSF64 is MPS's refusal of a float64 tensor operand.
+func (e *evaluation) torchMPSF64(args []pyArg) *tensor.Outcome {
+	if e.p.Framework != PyTorch || e.p.Device != MPS {
+		return nil
+	}
+	for _, a := range args {
+		if !a.isScalar() && a.t != nil && (a.t.DType == tensor.F64 || a.t.DType == tensor.C128) {
+			return outcomePtr(e.fail(torchMPSNoF64, tensor.UnsupportedDType,
+				"TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead."))
+		}
+	}
+	return nil
+}
+
+// jaxScalarRange is the OverflowError of a Python int a jitted JAX function
+// cannot parse (argument position pos, 0-based).
+func (e *evaluation) jaxScalarRange(a pyArg, pos int) *tensor.Outcome {
+	if !a.isScalar() || a.s.Kind != tensor.ScalarInt {
+		return nil
+	}
+	limit := tensor.I32
+	if e.p.X64 {
+		limit = tensor.I64
+	}
+	if intFits(a.s.Int(), limit) {
+		return nil
+	}
+	return outcomePtr(e.fail(jaxIntOverflow, tensor.OutOfRange,
+		"OverflowError: An overflow was encountered while parsing an argument to a jitted computation, whose argument path is x%d. Got <class 'int'> with value %s", pos, a.s.Text))
+}
+
+// pyBroadcastAll broadcasts the tensor operands' shapes.
+func (e *evaluation) pyBroadcastAll(args []pyArg) ([]int, *tensor.Outcome) {
+	var shape []int
+	first := true
+	for _, a := range args {
+		if a.isScalar() || a.t == nil {
+			continue
+		}
+		if first {
+			shape, first = append([]int{}, a.t.Shape...), false
+			continue
+		}
+		s, _, ok := broadcastShapes(shape, a.t.Shape)
+		if !ok {
+			return nil, outcomePtr(e.fail(broadcastRule, tensor.ShapeMismatch, "shapes %v and %v do not broadcast", shape, a.t.Shape))
+		}
+		shape = s
+	}
+	return shape, nil
+}
+
+// pyFull is full(shape, value, dtype).
+func (e *evaluation) pyFull() tensor.Outcome {
+	e.use(pyFullRule)
+	text := *e.c.Attrs.Value
+	s, ok := pyScalarLiteral(text)
+	if !ok {
+		return e.unsupported(pyFullRule, "%q is not a Python number literal", text)
+	}
+	d := e.c.Attrs.DType
+	if !d.Valid() {
+		switch {
+		case s.Kind == tensor.ScalarBool:
+			d = tensor.Bool
+		case s.Kind == tensor.ScalarInt:
+			d = e.defaultInt()
+			if e.p.Framework == PyTorch {
+				d = tensor.I64
+			}
+		default:
+			d = e.defaultFloat()
+		}
+	}
+	if o := e.torchMPSF64([]pyArg{{t: tensor.New(d)}}); o != nil {
+		return *o
+	}
+	if e.p.Framework == JAX && !e.p.X64 && narrow32(d) != d {
+		e.use(x32Narrow)
+		d = narrow32(d)
+	}
+	if s.Kind == tensor.ScalarFloat && !(d.IsFloat() || d.IsComplex()) || s.Kind == tensor.ScalarInt && d.IsInt() && !intFits(s.Int(), d) {
+		return e.unsupported(pyWhereNotModeled, "tfuzz: full of %s as %s (a float to an integer, or an int out of range) is not modeled", text, d)
+	}
+	one := e.convertArg(pyArg{s: s}, d)
+	out := tensor.New(d, e.c.Attrs.Shape...)
+	for i := range out.Len() {
+		copyElem(out, i, one, 0)
+	}
+	return tensor.ValueOutcome(out)
+}
+
+// pyScalarLiteral reads a Python number literal: True/False/true/false, an
+// int, or a float (nan and inf too).
+func pyScalarLiteral(text string) (*tensor.Scalar, bool) {
+	switch text {
+	case "True", "true":
+		return &tensor.Scalar{Text: "true", Kind: tensor.ScalarBool}, true
+	case "False", "false":
+		return &tensor.Scalar{Text: "false", Kind: tensor.ScalarBool}, true
+	}
+	s := &tensor.Scalar{Text: text, Kind: tensor.ScalarInt}
+	if v := s.Int(); v.Sign() != 0 || text == "0" || text == "-0" {
+		return s, true
+	}
+	if _, err := tensor.ParseFloatText(text); err == nil {
+		return &tensor.Scalar{Text: text, Kind: tensor.ScalarFloat}, true
+	}
+	return nil, false
+}
+
+// isNaNScalar reports a float scalar whose value is NaN.
+func isNaNScalar(a tensor.Arg) bool {
+	return a.IsScalar() && a.Scalar.Kind == tensor.ScalarFloat && math.IsNaN(a.Scalar.Float())
+}
