@@ -16,7 +16,7 @@ type Case struct {
 	Op     string
 	Args   []Arg // a program's inputs
 	Attrs  Attrs
-	Steps  []Step // a program's ops (format 2; program.go)
+	Steps  []Step   // a program's ops (format 2; program.go)
 	Expect Outcomes // expected outcome per profile
 	Got    Outcomes // outcomes computed by a tool (tfuzz eval --json); an addition to v1
 	Source string
