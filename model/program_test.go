@@ -103,7 +103,7 @@ func TestViewReductionOrder(t *testing.T) {
 	flat := `{"dtype": "f64", "shape": [2, 3], "data": ["0.1", "0.2", "0.3", "0.0", "0.0", "0.0", "9.0", "9.0", "9.0"], "view": {"base": [3, 3], "slice": [[0, 2, 1], [0, 3, 1]]}}`
 	exact := `{"dtype": "f64", "shape": [2, 3], "data": ["1.0", "0.0", "2.0", "0.0", "4.0", "0.0"], "view": {"base": [3, 2], "permute": [1, 0]}}`
 	for _, tt := range []struct {
-		name, arg string
+		name, arg   string
 		unspecified bool
 	}{
 		{"a permuted view: not pinned", perm, true},
