@@ -183,6 +183,10 @@ func (t *Tensor) Storage() *Tensor {
 	return &Tensor{DType: t.DType, Shape: slices.Clone(t.View.Base), Data: t.Data}
 }
 
+// StorageIndex returns the storage element (not word) that holds logical
+// element i of t.
+func (t *Tensor) StorageIndex(i int) int { return t.storage(i) }
+
 // CloneLayout returns a deep copy of t that keeps its layout: strides,
 // offset, storage and view (Clone returns a contiguous copy).
 func (t *Tensor) CloneLayout() *Tensor {
