@@ -191,7 +191,6 @@ func isIdentity(p []int) bool {
 	return true
 }
 
-
 // viewSteps reports whether the draw's views may slice with a step > 1:
 // unaimed, or where the aimed profile answers such a view.
 func (s *scope) viewSteps() bool { return s.sup == nil || s.sup.steps }
