@@ -179,7 +179,7 @@ func BuildAtlas(ctx context.Context, cfg AtlasConfig) (*Atlas, error) {
 	for _, sc := range cfg.Corpus {
 		want, ok1 := sc.Expect.Get(cfg.From)
 		got, ok2 := sc.Expect.Get(cfg.To)
-		if !ok1 || !ok2 || tensor.Compare(want, got, sc.Attrs.ToleranceULPs).Match() {
+		if !ok1 || !ok2 || tensor.Compare(want, got, sc.Tolerance()).Match() {
 			continue
 		}
 		k := classKey(sc, want, got)
@@ -239,7 +239,7 @@ func buildClass(k ClassKey, cands []candidate, backend props.ModelBackend, cfg A
 	cl.Example = bareCase(shrunk)
 	cl.From = model.Eval(cfg.From, cl.Example)
 	cl.To = model.Eval(cfg.To, cl.Example)
-	cl.Detail = tensor.Compare(cl.From, cl.To, cl.Example.Attrs.ToleranceULPs).Detail
+	cl.Detail = tensor.Compare(cl.From, cl.To, cl.Example.Tolerance()).Detail
 	return cl
 }
 

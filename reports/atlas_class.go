@@ -77,7 +77,7 @@ func (k ClassKey) Section() Section {
 
 // classKey is the class of a divergence of case c between two outcomes.
 func classKey(c *tensor.Case, from, to tensor.Outcome) ClassKey {
-	cmp := tensor.Compare(from, to, c.Attrs.ToleranceULPs)
+	cmp := tensor.Compare(from, to, c.Tolerance())
 	div := string(cmp.Divergence)
 	if cmp.Divergence == tensor.DiffForm {
 		div = "form " + from.Form.String() + "/" + to.Form.String()

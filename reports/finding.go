@@ -48,7 +48,7 @@ func FromStored(sf *campaign.StoredFinding) (*Finding, error) {
 	}
 	return &Finding{ID: sf.Case.ID, File: sf.Path, Signature: info.Signature, Profile: info.Profile,
 		Backend: info.Backend, Case: bareCase(sf.Case), Expected: want, Actual: got,
-		Compare: tensor.Compare(want, got, sf.Case.Attrs.ToleranceULPs), Panicked: info.BackendPanicked,
+		Compare: tensor.Compare(want, got, sf.Case.Tolerance()), Panicked: info.BackendPanicked,
 		Stack: info.Stack, Seed: info.Seed, CaseIndex: info.CaseIndex, Original: info.OriginalElements,
 		Shrunk: info.ShrunkElements, Version: info.Version}, nil
 }

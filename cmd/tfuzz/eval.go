@@ -357,7 +357,7 @@ func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome) string {
 		t.missing++
 		return line + "   (no expectation)"
 	}
-	cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
+	cmp := tensor.Compare(want, got, c.Tolerance())
 	reason, isExcused := e.excused[exceptionKey{c.ID, p}]
 	switch {
 	case isExcused && cmp.Match():
