@@ -165,15 +165,21 @@ func article(f tensor.Form) string {
 	return "unsupported"
 }
 
-// opSignature writes the op with its argument dtypes: "add(i8, i8)", "cast(f32 -> u8)".
+// opSignature writes the op with its argument dtypes: "add(i8, i8)", "cast(f32 -> u8)",
+// "neg(f32 view)", "program cast > sum(u8)".
 func opSignature(c *tensor.Case) string {
 	var parts []string
 	for _, a := range c.Args {
 		if a.Scalar != nil {
 			parts = append(parts, string(a.Scalar.Kind)+" scalar "+a.Scalar.Text)
+		} else if a.Tensor.View != nil {
+			parts = append(parts, a.Tensor.DType.String()+" view")
 		} else {
 			parts = append(parts, a.Tensor.DType.String())
 		}
+	}
+	if c.IsProgram() {
+		return "program " + strings.Join(c.Ops(), " > ") + "(" + strings.Join(parts, ", ") + ")"
 	}
 	s := c.Op + "(" + strings.Join(parts, ", ")
 	if c.Attrs.To.Valid() {

@@ -1,6 +1,7 @@
 package tensor_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -107,7 +108,9 @@ func TestDescribeParsesBack(t *testing.T) {
 	gen := props.GenCase(props.CaseOptions{MaxElems: 20, Views: true})
 	rapid.Check(t, func(t *rapid.T) {
 		c := gen.Draw(t, "case")
-		checkRoundTrip(t, c, c.Describe())
+		if d := c.Describe(); !strings.Contains(d, "... (") { // a view's storage may be elided
+			checkRoundTrip(t, c, d)
+		}
 		checkRoundTrip(t, c, c.Notation())
 	})
 }
@@ -135,22 +138,43 @@ func checkRoundTrip(t interface {
 	if err != nil {
 		t.Fatalf("ParseCase(%q): %v", text, err)
 	}
-	if back.Op != c.Op || len(back.Args) != len(c.Args) {
+	if back.Op != c.Op || len(back.Args) != len(c.Args) || len(back.Steps) != len(c.Steps) {
 		t.Fatalf("%q parsed as %q", text, back.Describe())
 	}
-	for i, a := range c.Args {
-		b := back.Args[i]
+	sameArg := func(what string, a, b tensor.Arg) {
 		switch {
 		case a.Scalar != nil:
 			if b.Scalar == nil || *a.Scalar != *b.Scalar {
-				t.Fatalf("%q: argument %d: scalar %v read back as %v", text, i, a, b)
+				t.Fatalf("%q: %s: scalar %v read back as %v", text, what, a, b)
 			}
 		case b.Tensor == nil || !sameElements(a.Tensor, b.Tensor):
-			t.Fatalf("%q: argument %d: %s read back as %s", text, i, a.Tensor.Notation(), b.String())
+			t.Fatalf("%q: %s: %s read back as %s", text, what, a.Tensor.Notation(), b.String())
+		case a.Tensor.View != nil && !cmp.Equal(a.Tensor.View, b.Tensor.View):
+			t.Fatalf("%q: %s: view %s read back as %v", text, what, a.Tensor.View, b.Tensor.View)
 		}
+	}
+	for i, a := range c.Args {
+		sameArg(fmt.Sprintf("argument %d", i), a, back.Args[i])
 	}
 	if diff := cmp.Diff(c.Attrs, back.Attrs); diff != "" {
 		t.Fatalf("%q: attrs (-want +got):\n%s", text, diff)
+	}
+	for j, s := range c.Steps {
+		b := back.Steps[j]
+		if s.Op != b.Op || len(s.Args) != len(b.Args) {
+			t.Fatalf("%q: step %d read back as %s%v", text, j, b.Op, b.Args)
+		}
+		for i, a := range s.Args {
+			if a.From != b.Args[i].From || a.Index != b.Args[i].Index {
+				t.Fatalf("%q: step %d argument %d: %v read back as %v", text, j, i, a, b.Args[i])
+			}
+			if a.From == tensor.FromLiteral {
+				sameArg(fmt.Sprintf("step %d argument %d", j, i), a.Arg, b.Args[i].Arg)
+			}
+		}
+		if diff := cmp.Diff(s.Attrs, b.Attrs); diff != "" {
+			t.Fatalf("%q: step %d attrs (-want +got):\n%s", text, j, diff)
+		}
 	}
 }
 
