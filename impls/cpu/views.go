@@ -82,10 +82,18 @@ func spellViews(p *profile, cl tensor.OpClass, c *tensor.Case) (*tensor.Case, te
 	return &d, tensor.Outcome{}, runOp
 }
 
-// rowMajorStorage reports whether t's elements lie in row-major order in
-// its storage, whatever the offset (candle's Layout::is_contiguous).
+// rowMajorStorage is candle's Layout::is_contiguous: every dim longer than
+// 1 has the row-major stride (the product of the later dims' sizes, 0
+// after an empty dim), whatever the offset; dims of size 0 and 1 take any
+// stride (candle-core/src/shape.rs:153-165).
 func rowMajorStorage(t *tensor.Tensor) bool {
-	u := *t
-	u.Offset = 0
-	return u.IsContiguous()
+	if t.Strides == nil {
+		return true
+	}
+	for k, n := range t.Shape {
+		if n > 1 && t.Strides[k] != tensor.NumElements(t.Shape[k+1:]) {
+			return false
+		}
+	}
+	return true
 }
