@@ -288,6 +288,9 @@ func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
 			sign = -1
 		}
 		x = -x
+		if x == 1 { // (-1)**y is exact; exp(y ln 1) at finite precision is not 0 for a huge y
+			return sign, sign
+		}
 	}
 	switch est := y * math.Log2(x); {
 	case est > 1100:

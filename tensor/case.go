@@ -34,6 +34,10 @@ type RawField struct {
 type Arg struct {
 	Tensor *Tensor
 	Scalar *Scalar
+	// Result marks a tensor that is the result of an earlier step of a
+	// program (Case.StepCase): a tensor of the framework already, not host
+	// data handed to its constructor. Never encoded.
+	Result bool
 }
 
 // IsScalar reports whether the argument is a host scalar.

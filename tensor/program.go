@@ -58,7 +58,8 @@ func (c *Case) IsProgram() bool { return c.Format == ProgramFormat || len(c.Step
 
 // StepCase returns step j of the program c as a single-op case: its
 // references replaced by the program's inputs and by results[k], the value
-// of earlier step k. The tensors are shared, not copied.
+// of earlier step k (marked Arg.Result: a framework tensor, which no
+// host-data conversion applies to). The tensors are shared, not copied.
 func (c *Case) StepCase(j int, results []*Tensor) *Case {
 	s := c.Steps[j]
 	sc := &Case{Op: s.Op, Attrs: s.Attrs, Args: make([]Arg, len(s.Args))}
@@ -67,7 +68,7 @@ func (c *Case) StepCase(j int, results []*Tensor) *Case {
 		case FromInput:
 			sc.Args[i] = c.Args[a.Index]
 		case FromStep:
-			sc.Args[i] = Arg{Tensor: results[a.Index]}
+			sc.Args[i] = Arg{Tensor: results[a.Index], Result: true}
 		default:
 			sc.Args[i] = a.Arg
 		}

@@ -35,10 +35,17 @@ func burnIntDType(p *profile) tensor.DType {
 // every tensor argument into the tensor burn makes of that host data.
 func burnAttach(cl tensor.OpClass, supports func(*profile, *tensor.Case) bool,
 	eval func(*Engine, *profile, *tensor.Case, []*tensor.Tensor) tensor.Outcome) {
-	attach(burnProfiles, cl, &family{supports: supports, eval: func(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	supported := func(p *profile, c *tensor.Case) bool {
+		return (cl == tensor.ClassCast || burnDefaultDTypes(p, c)) && supports(p, c)
+	}
+	attach(burnProfiles, cl, &family{supports: supported, eval: func(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		args := make([]*tensor.Tensor, len(c.Args))
 		for k, a := range c.Args {
 			if a.Tensor == nil {
+				continue
+			}
+			if a.Result { // a program's earlier result is a burn tensor already
+				args[k] = a.Tensor
 				continue
 			}
 			t, bad := burnInput(e, p, a.Tensor)
@@ -49,6 +56,19 @@ func burnAttach(cl tensor.OpClass, supports func(*profile, *tensor.Case) bool,
 		}
 		return eval(e, p, c, args)
 	}})
+}
+
+// burnDefaultDTypes reports whether every earlier result a program step
+// reads has a dtype burn's host data gets (F32, the device's Int, Bool):
+// the engine's kernels are written for those, and a cast or a creation
+// dtype makes others, which it declines (only cast takes any).
+func burnDefaultDTypes(p *profile, c *tensor.Case) bool {
+	for _, a := range c.Args {
+		if a.Result && a.Tensor.DType != tensor.F32 && a.Tensor.DType != tensor.Bool && a.Tensor.DType != burnIntDType(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // burnInput is Tensor::from_data(host data, &device) (policy
