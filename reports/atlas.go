@@ -272,12 +272,23 @@ var opOrder = func() map[string]int {
 	return m
 }()
 
+// orderOf is an op's place in the catalog; a program's comes after them.
+func orderOf(op string) int {
+	if i, ok := opOrder[op]; ok {
+		return i
+	}
+	return len(opOrder)
+}
+
 func classLess(a, b ClassKey) bool {
 	if sa, sb := a.Section(), b.Section(); sa != sb {
 		return sa < sb
 	}
-	if oa, ob := opOrder[a.Op], opOrder[b.Op]; oa != ob {
+	if oa, ob := orderOf(a.Op), orderOf(b.Op); oa != ob {
 		return oa < ob
+	}
+	if a.Op != b.Op { // programs, after every op
+		return a.Op < b.Op
 	}
 	if a.Inputs != b.Inputs {
 		return a.Inputs < b.Inputs
