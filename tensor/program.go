@@ -97,18 +97,6 @@ func (c *Case) Tolerance() int {
 	return c.Attrs.ToleranceULPs
 }
 
-// ErrProgram is what code that reads single-op cases only says of a program.
-var ErrProgram = errors.New("a program (case format 2) where only single-op cases (format 1) are read")
-
-// RequireSingleOp returns an error wrapping ErrProgram, naming what cannot
-// read c, when c is a program.
-func (c *Case) RequireSingleOp(reader string) error {
-	if c.IsProgram() {
-		return fmt.Errorf("%s: %w", reader, ErrProgram)
-	}
-	return nil
-}
-
 // decodeFormat reads the "format" field: 1 or 2.
 func decodeFormat(data json.RawMessage) (int, error) {
 	v, err := rawInt(data, "format")

@@ -87,17 +87,3 @@ func TestProgramDecodeErrors(t *testing.T) {
 		})
 	}
 }
-
-func TestRequireSingleOp(t *testing.T) {
-	c, err := DecodeCase([]byte(specProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.RequireSingleOp("the v1 reader"); !errors.Is(err, ErrProgram) || !strings.Contains(err.Error(), "the v1 reader: a program") {
-		t.Errorf("got %v", err)
-	}
-	one, _ := DecodeCase([]byte(specView))
-	if err := one.RequireSingleOp("x"); err != nil {
-		t.Errorf("a single op refused: %v", err)
-	}
-}
