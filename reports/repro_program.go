@@ -84,7 +84,7 @@ func (w *pyWriter) inputLines(name string, t *tensor.Tensor) []string {
 	}
 	v := t.View
 	lines := []string{name + " = " + w.tensorExpr(t.Storage()) + "  # the view's storage"}
-	if v.Permute != nil && len(v.Permute) > 0 {
+	if len(v.Permute) > 0 {
 		if w.fw == "pytorch" {
 			lines = append(lines, name+" = "+name+".permute("+pyShape(v.Permute)+")")
 		} else {
