@@ -1,6 +1,7 @@
 package props
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,5 +208,58 @@ func TestSignatureTellsViewsAndProgramsApart(t *testing.T) {
 	}
 	if want := "numpy neg(f32/view) value"; view != want {
 		t.Errorf("view signature %q, want %q", view, want)
+	}
+}
+
+// TestDrawnViewsHoldTheirElements: a drawn view of x reads x's elements
+// (those at index 0 along the dims it broadcasts), whatever its storage
+// holds elsewhere, and decodes from its file to the same elements and
+// strides.
+func TestDrawnViewsHoldTheirElements(t *testing.T) {
+	g := NewGen(CaseOptions{Views: true, Programs: -1})
+	views := 0
+	for seed := uint64(0); seed < 3000; seed++ {
+		d := &draw{src: NewStream(seed)}
+		x := g.elements(d, pick(d, []tensor.DType{tensor.I32, tensor.F64, tensor.C64}), g.smallShape(d, 0), bias{})
+		v := d.view(x, true)
+		if v.View == nil {
+			continue
+		}
+		views++
+		bcast := map[int]bool{}
+		lead := v.Rank() - len(v.View.Base)
+		for k := 0; k < v.Rank(); k++ {
+			bcast[k] = k < lead || v.Strides[k] == 0
+		}
+		idx := make([]int, v.Rank())
+		for i := 0; i < v.Len(); i++ {
+			rem, src := i, 0
+			for k := v.Rank() - 1; k >= 0; k-- {
+				idx[k] = rem % v.Shape[k]
+				rem /= v.Shape[k]
+			}
+			for k := range idx {
+				j := idx[k]
+				if bcast[k] {
+					j = 0
+				}
+				src = src*x.Shape[k] + j
+			}
+			if v.ElementString(i) != x.ElementString(src) {
+				t.Fatalf("seed %d: %s element %d is %s, want %s (x = %s)", seed, v.Notation(), i, v.ElementString(i), x.ElementString(src), x.Notation())
+			}
+		}
+		c := &tensor.Case{Op: "neg", Args: []tensor.Arg{{Tensor: v}}}
+		back, err := tensor.DecodeCase(tensor.EncodeCase(c))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		w := back.Args[0].Tensor
+		if w.View == nil || w.Notation() != v.Notation() || !slices.Equal(w.Strides, v.Strides) || w.Offset != v.Offset {
+			t.Fatalf("seed %d: %s read back as %s", seed, v.Notation(), w.Notation())
+		}
+	}
+	if views < 1000 {
+		t.Errorf("only %d views drawn of 3000", views)
 	}
 }

@@ -99,36 +99,29 @@ func makeView(x *tensor.Tensor, l viewLayout, fill func(*tensor.Tensor)) (*tenso
 	for k := range pre {
 		if l.expand[k+lead] && pre[k] != 1 {
 			pre[k] = 1
-			expand = x.Shape
+			expand = slices.Clone(x.Shape)
 		}
 	}
 	if lead > 0 {
-		expand = x.Shape
+		expand = slices.Clone(x.Shape)
 	}
 	pr := len(pre)
 	perm := storagePerm(l.perm, lead, pr)
 	base := make([]int, pr)
-	var sl [][3]int
+	sl := make([][3]int, pr)
+	sliced := false // some dim does not take its whole storage dim
 	for i, n := range pre {
 		start, step, tail := l.start[i+lead], l.step[i+lead], l.tail[i+lead]
 		stop := start
 		if n > 0 {
 			stop = start + (n-1)*step + 1
 		}
-		if start != 0 || step != 1 || tail != 0 {
-			sl = make([][3]int, pr)
-		}
+		sl[i] = [3]int{start, stop, step}
 		base[perm[i]] = stop + tail
+		sliced = sliced || start != 0 || step != 1 || tail != 0
 	}
-	if sl != nil {
-		for i, n := range pre {
-			start, step := l.start[i+lead], l.step[i+lead]
-			stop := start
-			if n > 0 {
-				stop = start + (n-1)*step + 1
-			}
-			sl[i] = [3]int{start, stop, step}
-		}
+	if !sliced {
+		sl = nil
 	}
 	if tensor.NumElements(base) > maxViewStorage {
 		return nil, false
