@@ -130,20 +130,11 @@ func steppedSlice(v *tensor.View) bool {
 }
 
 // rowMajorLayout reports whether t's elements lie in storage in row-major
-// order with the row-major gaps (any offset): contiguous, or a slice that
-// keeps whole trailing dims. Kernels then visit them as they would a
-// contiguous tensor's.
+// order with the row-major gaps (any offset; a dim of size 0 or 1 takes any
+// stride): contiguous, or a slice that keeps whole trailing dims. Kernels
+// then visit them as they would a contiguous tensor's.
 func rowMajorLayout(t *tensor.Tensor) bool {
-	if t.Strides == nil {
-		return true
-	}
-	want := tensor.ContiguousStrides(t.Shape)
-	for k, n := range t.Shape {
-		if n != 1 && t.Strides[k] != want[k] {
-			return false
-		}
-	}
-	return true
+	return t.Strides == nil || candleStridesContiguous(t.Shape, t.Strides)
 }
 
 // viewOrderRule is the rule that unpins a float reduction's order over the
