@@ -232,6 +232,7 @@ func (r *runner) runCase(j int64) (done bool) {
 	if tier >= 0 {
 		ti = r.tierOf[k][tier]
 	}
+	count.kinds(c, false)
 	if !target.Backend.Supports(target.Profile, c) {
 		count.cases.Add(1)
 		count.declined.Add(1)
@@ -245,7 +246,14 @@ func (r *runner) runCase(j int64) (done bool) {
 		return false
 	}
 	count.cases.Add(1)
+	if f.Want.NotModeled() { // nothing to compare with
+		count.notModeled.Add(1)
+		r.tierCases[ti].Add(1)
+		r.tierNanos[ti].Add(int64(time.Since(start)))
+		return true
+	}
 	count.tally(f)
+	count.kinds(c, true)
 	r.tierCases[ti].Add(1)
 	r.tierNanos[ti].Add(int64(time.Since(start)))
 	if !f.Failed() {

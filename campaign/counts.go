@@ -30,6 +30,15 @@ type Counts struct {
 	Unspecified     int64 `json:"unspecified_elements"`
 	BackendPanics   int64 `json:"backend_panics"`   // Go panics escaping the backend (findings of their own kind)
 	HarnessFailures int64 `json:"harness_failures"` // the harness got no answer (reported, not shrunk)
+	// NotModeled counts supported cases the model states no outcome for (a
+	// program step reading unspecified elements): not checks.
+	NotModeled int64 `json:"not_modeled"`
+	// Views and Programs count the drawn cases with a view input and the
+	// programs; ViewChecks and ProgramChecks those of them checked.
+	Views         int64 `json:"view_cases"`
+	Programs      int64 `json:"program_cases"`
+	ViewChecks    int64 `json:"view_checks"`
+	ProgramChecks int64 `json:"program_checks"`
 }
 
 // FormCounts counts checks by outcome form.
@@ -61,6 +70,11 @@ func (c *Counts) Add(o Counts) {
 	c.Unspecified += o.Unspecified
 	c.BackendPanics += o.BackendPanics
 	c.HarnessFailures += o.HarnessFailures
+	c.NotModeled += o.NotModeled
+	c.Views += o.Views
+	c.Programs += o.Programs
+	c.ViewChecks += o.ViewChecks
+	c.ProgramChecks += o.ProgramChecks
 }
 
 func (f *FormCounts) add(o FormCounts) {
@@ -89,6 +103,28 @@ func (c Counts) FormSplit() string {
 type liveCounts struct {
 	cases, declined, unspecified, panics, harness atomic.Int64
 	matched, diverged                             [5]atomic.Int64 // by tensor.Form
+	notModeled                                    atomic.Int64
+	views, programs, viewChecks, programChecks    atomic.Int64
+}
+
+// kinds records a drawn case's views and program (checked: it was compared).
+func (l *liveCounts) kinds(c *tensor.Case, checked bool) {
+	view := false
+	for _, a := range c.Args {
+		view = view || a.Tensor != nil && a.Tensor.View != nil
+	}
+	switch {
+	case checked && view:
+		l.viewChecks.Add(1)
+	case view:
+		l.views.Add(1)
+	}
+	switch {
+	case checked && c.IsProgram():
+		l.programChecks.Add(1)
+	case c.IsProgram():
+		l.programs.Add(1)
+	}
 }
 
 // tally records the check f of a supported case.
@@ -113,7 +149,8 @@ func (l *liveCounts) snapshot() Counts {
 	}
 	return Counts{Cases: l.cases.Load(), Declined: l.declined.Load(), Matched: forms(&l.matched),
 		Diverged: forms(&l.diverged), Unspecified: l.unspecified.Load(), BackendPanics: l.panics.Load(),
-		HarnessFailures: l.harness.Load()}
+		HarnessFailures: l.harness.Load(), NotModeled: l.notModeled.Load(), Views: l.views.Load(),
+		Programs: l.programs.Load(), ViewChecks: l.viewChecks.Load(), ProgramChecks: l.programChecks.Load()}
 }
 
 // TierCount is how many cases a campaign drew in one size tier.

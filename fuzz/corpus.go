@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
@@ -33,4 +34,18 @@ func CorpusInputs(root string) ([][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// ViewAndProgramInputs returns n fuzz inputs drawn by the campaign
+// generator with view arguments in every case and a program in one case in
+// three (draws 0..n-1: the same n gives the same inputs), so that the
+// targets start from the strided paths and the multi-op cases that byte
+// mutations of the corpus reach slowly.
+func ViewAndProgramInputs(n int) [][]byte {
+	gen := props.GenCase(props.CaseOptions{MaxElems: 12, Views: true, Programs: 3})
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = tensor.EncodeCase(gen.Example(i))
+	}
+	return out
 }

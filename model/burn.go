@@ -99,6 +99,10 @@ func evalBurn(e *evaluation) tensor.Outcome {
 				return out
 			}
 		}
+		if a.Result { // an earlier step's tensor: already burn's (program.eager)
+			args = append(args, a.Tensor)
+			continue
+		}
 		t, out := e.burnInput(a.Tensor)
 		if out != nil {
 			return *out

@@ -61,10 +61,35 @@ func (e *evaluation) burnBinary(args []*tensor.Tensor) tensor.Outcome {
 	if bad != nil {
 		return *bad
 	}
+	if x.DType != y.DType && e.c.Args[1].Tensor != nil {
+		return e.burnMixedDTypes(x, y)
+	}
 	if isShift(op) {
 		return e.burnShift(op, xb, yb)
 	}
 	return e.burnElementwise(op, xb, yb)
+}
+
+var (
+	burnMixed = newRule("burn.binary.mixed-dtypes",
+		"two tensors of one kind but different element types (only a program makes them: a cast, a creation dtype) meet in a binary op: ndarray dispatches on the pair of dtypes and panics \"Data type mismatch (lhs: U32, rhs: I64)\"; Flex only debug_asserts that they are equal, so a debug build panics (\"int_binary_op: dtype mismatch\", \"compare: dtype mismatch\", \"binary_op: dtype mismatch\")",
+		"burn 2c06be35 crates/burn-ndarray/src/tensor.rs:121-138 (execute_with_dtype: the _ arm panics), crates/burn-ndarray/src/ops/int_tensor.rs:151-185, 489 (int ops through execute_with_int_dtype); crates/burn-flex/src/ops/binary.rs:41, :361 and comparison.rs:33 (debug_assert_eq! of the dtypes)")
+	burnMixedRelease = newRule("burn.flex.mixed-dtypes-release",
+		"in a release build Flex does not check the dtypes of a binary op's operands: it reads the rhs storage as the lhs element type; what that gives is not stated here",
+		"burn 2c06be35 crates/burn-flex/src/ops/binary.rs:357-381 (int_binary_op: binary_op_typed over the lhs dtype); not modeled").silent()
+)
+
+// burnMixedDTypes is a binary op of two tensors whose dtypes differ.
+func (e *evaluation) burnMixedDTypes(x, y *tensor.Tensor) tensor.Outcome {
+	switch {
+	case !e.burnFlex():
+		e.use(burnMixed)
+		return tensor.PanicOutcome("Data type mismatch (lhs: %s, rhs: %s)", rustName(x.DType), rustName(y.DType))
+	case e.p.Debug:
+		e.use(burnMixed)
+		return tensor.PanicOutcome("assertion `left == right` failed: binary op: dtype mismatch (%s, %s)", rustName(x.DType), rustName(y.DType))
+	}
+	return e.unsupported(burnMixedRelease, "tfuzz: not modeled: Flex release reads a %s operand as %s", rustName(y.DType), rustName(x.DType))
 }
 
 // burnBroadcast broadcasts two tensors of the same rank.

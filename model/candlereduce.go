@@ -402,6 +402,8 @@ func (e *evaluation) candleIndexSelect() tensor.Outcome {
 		}
 	} else if !goodIDs {
 		return e.fail(candleIndexIDs, tensor.IndexDType, "unsupported dtype %s for op index-select", rustName(src.DType))
+	} else if !candleLayoutContiguous(src) {
+		return e.fail(candleCPUIndexContiguous, tensor.Other, "index-select only supports contiguous tensors")
 	}
 	e.use(candleIndexIDs)
 	return e.candleGather(src, ids, d)

@@ -23,10 +23,10 @@ func Eval(name string, c *tensor.Case) tensor.Outcome {
 func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 	e := &evaluation{p: p, c: c}
 	var out tensor.Outcome
-	if p.Framework != PyTorch && p.Framework != NumPy && p.Framework != JAX && hasComplexScalar(c) {
-		out = e.unsupported(rustNoComplexScalar, "Rust has no complex literal: %s does not compile", c.Describe())
+	if c.IsProgram() {
+		out = e.program()
 	} else {
-		out = p.eval(e)
+		out = e.step()
 	}
 	if len(e.rules) == 0 {
 		e.use(ordinaryRule(p.Framework))
@@ -42,6 +42,18 @@ func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 var rustNoComplexScalar = newRule("rust.scalar.no-complex-literal",
 	"Rust has no complex literal, so a program with a Python complex scalar operand does not compile for candle, burn or tenferro",
 	"The Rust Reference, Literal expressions (integer, float, bool, char, string and byte literals only); spec/case-format.md §Scalar (complex is Python's complex() syntax)")
+
+// step evaluates the single-op case e.c: its scalars and views as the
+// profile spells them, then the op.
+func (e *evaluation) step() tensor.Outcome {
+	if e.p.Framework != PyTorch && e.p.Framework != NumPy && e.p.Framework != JAX && hasComplexScalar(e.c) {
+		return e.unsupported(rustNoComplexScalar, "Rust has no complex literal: %s does not compile", e.c.Describe())
+	}
+	if out, done := e.views(); done {
+		return out
+	}
+	return e.p.eval(e)
+}
 
 func hasComplexScalar(c *tensor.Case) bool {
 	for _, a := range c.Args {
@@ -59,10 +71,15 @@ type evaluation struct {
 	rules    []string
 	warnings []string
 	silent   bool // a rule that states nothing decided part of the outcome
+	// buildOnly: a traced graph is being built (program.go): the checks of
+	// values that run later are skipped, the rest decides as usual
+	buildOnly bool
+	used      int // calls of use, repeated rules included
 }
 
 // use records that rule r decided (part of) the outcome.
 func (e *evaluation) use(r *Rule) {
+	e.used++
 	e.silent = e.silent || r.StatesNothing
 	for _, n := range e.rules {
 		if n == r.Name {

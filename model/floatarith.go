@@ -294,6 +294,9 @@ func powCandidates(x, y float64, p tensor.DType) (rn, other float64) {
 			sign = -1
 		}
 		x = -x
+		if x == 1 { // (-1)**y is exact; exp(y ln 1) at finite precision is not 0 for a huge y
+			return sign, sign
+		}
 	}
 	if x == 1 { // (-1)**(even y) = 1, (-1)**(odd y) = -1: exact
 		return sign, sign

@@ -599,6 +599,21 @@ const torchGrainSize = 32768
 // sumPlan returns how the profile sums (or multiplies) output k's values
 // of dtype d; mean selects mean's accumulation.
 func (e *evaluation) sumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
+	p := e.layoutSumPlan(prod, mean, d, g, k)
+	if r := e.viewOrderRule(); r != nil && p.open == nil {
+		// a view not in row-major order: only order-free groups, checked in
+		// the narrowest arithmetic a layout may choose (NumPy sums f16 in
+		// f16 along a strided axis)
+		p.open, p.check = r, p.arith
+		if e.p.Framework == NumPy && (d == tensor.F16 || d == tensor.BF16) {
+			p.check = Arith{prod, d}
+		}
+	}
+	return p
+}
+
+// layoutSumPlan is sumPlan for an input in row-major order.
+func (e *evaluation) layoutSumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
 	switch {
 	case e.p.Framework == NumPy:
 		if !d.IsFloat() {

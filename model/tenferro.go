@@ -201,7 +201,7 @@ func (e *evaluation) tfIntBinary(op string, a, b *tensor.Tensor) tensor.Outcome 
 	if candleIsCmp(op) {
 		out = tensor.New(tensor.Bool, a.Shape...)
 	}
-	for i := 0; i < a.Len(); i++ {
+	for i := 0; i < a.Len() && !e.buildOnly; i++ { // run-time checks (a traced graph's build skips them)
 		y := b.Uint(i)
 		if (op == "div" || op == "rem") && y == 0 {
 			return e.fail(tfIntArith, tensor.ZeroDivision, "%s: division by zero", op)
@@ -293,6 +293,8 @@ func (e *evaluation) tfScaleReal(t *tensor.Tensor, s *tensor.Scalar) tensor.Outc
 	switch {
 	case d == tensor.Bool:
 		return e.tfUnspec("scale_real of a Bool tensor")
+	case d.IsInt() && e.buildOnly:
+		return tensor.ValueOutcome(tensor.New(d, t.Shape...)) // the factor is checked when the graph runs
 	case d.IsInt() && !finite:
 		return e.fail(tfScaleReal, tensor.OutOfRange, "scale_real: invalid argument value: real value must be finite, got %s", tensor.FormatFloat(f))
 	case !finite:
@@ -374,7 +376,7 @@ func (e *evaluation) tfCast() tensor.Outcome {
 	}
 	e.use(tfCast)
 	from := t.DType
-	if (from.IsFloat() || from.IsComplex()) && to.IsInt() {
+	if (from.IsFloat() || from.IsComplex()) && to.IsInt() && !e.buildOnly {
 		for i := 0; i < t.Len(); i++ {
 			if out, bad := e.tfCastRange(t.Float(i), to); bad {
 				return out

@@ -35,6 +35,7 @@ type support struct {
 	aranges  []litKind                       // arange bound kinds it answers
 	zeros    zerosSupport
 	rust     bool // literals in Rust syntax (candle, burn, tenferro)
+	steps    bool // views may slice with a step (views.go)
 }
 
 // zerosSupport is what zeros answers: with which dtype attrs, and whether
@@ -160,6 +161,7 @@ func probeSupport(profile string) *support {
 			s.dtypes[op.Name] = ds
 		}
 	}
+	s.steps = s.answersSteppedView(answers)
 	return s
 }
 

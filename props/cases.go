@@ -14,9 +14,21 @@ type CaseOptions struct {
 	Ops      []string       // op names; default: the whole catalog
 	DTypes   []tensor.DType // element dtypes of the main input; default: all
 	MaxElems int            // largest small tensor drawn (default 24)
-	// Views makes some input tensors non-contiguous views of the same
-	// elements (strided, permuted, offset storage; see views.go).
+	// Views makes some input tensors of every case views of other storage
+	// (permuted, sliced with steps, offset, broadcast; views.go); without
+	// it, one case in viewsOneIn has them.
 	Views bool
+	// Programs is how often a small case is a program of 2 to 4 steps
+	// (programs.go): one in Programs (0: one in programsOneIn; below 0:
+	// never).
+	Programs int
+}
+
+func (g *Gen) programsOneIn() int {
+	if g.opts.Programs > 0 {
+		return g.opts.Programs
+	}
+	return programsOneIn
 }
 
 func (o CaseOptions) maxElems() int {
@@ -93,9 +105,14 @@ func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
 	if len(s.ops) == 0 { // the profile answers none of the allowed ops: draw unaimed
 		s = g.scope("", nil)
 	}
-	c := s.draw(d)
-	if g.opts.Views {
-		d.viewArgs(c)
+	var c *tensor.Case
+	if tier < 0 && g.opts.Programs >= 0 && d.oneIn(g.programsOneIn()) {
+		c = s.program(d, profile)
+	} else {
+		c = s.draw(d)
+	}
+	if g.opts.Views || d.oneIn(viewsOneIn) {
+		d.viewArgs(c, s.viewSteps())
 	}
 	return c, tier
 }
@@ -148,9 +165,14 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 
 func (s *scope) draw(d *draw) *tensor.Case {
 	name := pick(d, s.ops)
+	return s.drawOp(d, name, pick(d, s.dtypes[name]))
+}
+
+// drawOp draws a case of op name whose main input has dtype dt (the
+// draw's main tensor, when one is set, is that input).
+func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 	op, _ := tensor.LookupOp(name)
 	c := &tensor.Case{Op: name}
-	dt := pick(d, s.dtypes[name])
 	switch op.Class {
 	case tensor.ClassBinary:
 		s.binaryArgs(d, c, dt)
@@ -231,6 +253,10 @@ func (s *scope) literalSyntax(d *draw) syntax {
 // tensor draws the main input of op (operand arg): small, or in the draw's
 // size tier.
 func (s *scope) tensor(d *draw, dt tensor.DType, op string, arg int, b bias) *tensor.Tensor {
+	if m := d.main; m != nil { // a program's step: the main input is an earlier result
+		d.main = nil
+		return m
+	}
 	b.specials = opSpecials(op, arg, dt)
 	if s.tier != nil {
 		return s.tier.tensor(d, dt, b)

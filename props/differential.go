@@ -3,6 +3,7 @@ package props
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/tensor"
@@ -20,8 +21,9 @@ type Finding struct {
 	Stack    string // where, when it panicked
 }
 
-// Signature groups findings that are the same bug: profile, op, input dtypes
-// and how the outcomes differ.
+// Signature groups findings that are the same bug: profile, op (a
+// program's chain of ops), input dtypes (a view marked /view) and how the
+// outcomes differ.
 func (f *Finding) Signature() string {
 	kind := string(f.Compare.Divergence)
 	switch {
@@ -30,8 +32,9 @@ func (f *Finding) Signature() string {
 	case f.Got.HarnessFailure():
 		kind = "harness-failure"
 	}
+	c := f.Case
 	dtypes := ""
-	for i, a := range f.Case.Args {
+	for i, a := range c.Args {
 		if i > 0 {
 			dtypes += ","
 		}
@@ -42,12 +45,23 @@ func (f *Finding) Signature() string {
 			dtypes += "scalar-" + string(a.Scalar.Kind)
 		default:
 			dtypes += a.Tensor.DType.String()
+			if a.Tensor.View != nil {
+				dtypes += "/view" // a strided path is another bug than the contiguous one
+			}
 		}
 	}
-	if f.Case.Attrs.To.Valid() {
-		dtypes += "->" + f.Case.Attrs.To.String()
+	op := c.Op
+	if c.IsProgram() { // the chain of ops; the dtypes are the program's inputs'
+		op = "program:" + strings.Join(c.Ops(), ">")
+		for _, s := range c.Steps {
+			if s.Attrs.To.Valid() {
+				dtypes += "->" + s.Attrs.To.String()
+			}
+		}
+	} else if c.Attrs.To.Valid() {
+		dtypes += "->" + c.Attrs.To.String()
 	}
-	return fmt.Sprintf("%s %s(%s) %s", f.Profile, f.Case.Op, dtypes, kind)
+	return fmt.Sprintf("%s %s(%s) %s", f.Profile, op, dtypes, kind)
 }
 
 func (f *Finding) Error() string {
@@ -78,7 +92,7 @@ func Check(b tensor.Backend, profile string, c *tensor.Case) *Finding {
 	want := model.Eval(profile, c)
 	got, stack, panicked := SafeEval(b, profile, c)
 	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
-		Compare: tensor.Compare(want, got, c.Attrs.ToleranceULPs), Panicked: panicked, Stack: stack}
+		Compare: tensor.Compare(want, got, c.Tolerance()), Panicked: panicked, Stack: stack}
 }
 
 // Failed reports whether the check is not a match: the outcomes differ, the

@@ -12,12 +12,12 @@ import (
 // genElements draws a tensor of dtype d and the given shape.
 func genElements(t *rapid.T, d tensor.DType, shape []int, _ string) *tensor.Tensor {
 	x := tensor.New(d, shape...)
-	(&draw{RapidSource(t)}).fillElements(x, bias{})
+	(&draw{src: RapidSource(t)}).fillElements(x, bias{})
 	return x
 }
 
 // genScalar draws a host scalar of any kind.
 func genScalar(t *rapid.T) *tensor.Scalar {
-	d := &draw{RapidSource(t)}
+	d := &draw{src: RapidSource(t)}
 	return drawScalar(d, pick(d, scalarKinds), "", 0)
 }

@@ -36,7 +36,7 @@ func replayCorpus(t *testing.T, dir string) {
 		for _, c := range cases {
 			for _, po := range c.Expect {
 				check := func(who string, got tensor.Outcome) {
-					if cmp := tensor.Compare(po.Outcome, got, c.Attrs.ToleranceULPs); !cmp.Match() {
+					if cmp := tensor.Compare(po.Outcome, got, c.Tolerance()); !cmp.Match() {
 						t.Errorf("%s: %s on %s: %s\n  want %s\n  got  %s", c.ID, who, po.Profile, cmp.Detail, po.Outcome, got)
 					}
 				}

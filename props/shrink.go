@@ -29,7 +29,11 @@ func ShrinkUntil(c *tensor.Case, stillFails func(*tensor.Case) bool, stop func()
 	for round := 0; round < 50; round++ {
 		improved := false
 		for _, fam := range candidateFamilies {
-			for _, cand := range fam.candidates(best) {
+			cands := fam.candidates(best)
+			if fam.relayout {
+				cands = relayoutCandidates(best, cands)
+			}
+			for _, cand := range cands {
 				if stop() {
 					return best
 				}
@@ -96,7 +100,8 @@ func Size(c *tensor.Case) float64 {
 	if c.Attrs.Keepdim != nil {
 		rank += 0.25
 	}
-	return elems*1e6 + rank*1e4 + width*10 + values/1e3
+	elems += programSize(c)
+	return elems*1e6 + rank*1e4 + width*10 + values/1e3 + viewSize(c)
 }
 
 // dtypeRank orders dtypes from simplest to least simple within a width.
@@ -153,35 +158,64 @@ func scalarComplexity(s *tensor.Scalar) float64 {
 	return magnitude(s.Float()) + float64(len(s.Text))/10
 }
 
+// cloneCase returns a deep copy of c (views stay views, programs keep
+// their steps) without its outcomes.
 func cloneCase(c *tensor.Case) *tensor.Case {
 	d := *c
 	d.Args = make([]tensor.Arg, len(c.Args))
 	for i, a := range c.Args {
-		if a.Tensor != nil {
-			d.Args[i].Tensor = a.Tensor.Clone()
-		} else if a.Scalar != nil { // a null arg stays null
-			s := *a.Scalar
-			d.Args[i].Scalar = &s
+		d.Args[i] = cloneArg(a)
+	}
+	if c.Steps != nil {
+		d.Steps = make([]tensor.Step, len(c.Steps))
+		for j, s := range c.Steps {
+			d.Steps[j] = s
+			d.Steps[j].Args = slices.Clone(s.Args)
+			for i, a := range s.Args {
+				if a.From == tensor.FromLiteral {
+					d.Steps[j].Args[i].Arg = cloneArg(a.Arg)
+				}
+			}
 		}
 	}
 	d.Expect, d.Got = nil, nil
 	return &d
 }
 
+func cloneArg(a tensor.Arg) tensor.Arg {
+	if a.IsNull() { // a null arg (a clamp bound not given) stays null
+		return a
+	}
+	if a.Tensor != nil {
+		if a.Tensor.View != nil {
+			return tensor.Arg{Tensor: a.Tensor.CloneLayout()}
+		}
+		return tensor.Arg{Tensor: a.Tensor.Clone()}
+	}
+	s := *a.Scalar
+	return tensor.Arg{Scalar: &s}
+}
+
 // candidateFamilies list the ways to simplify a case, most promising
 // first. A family that changes only values keeps a case the codec accepts
 // (checking it again would encode a tier-sized case for nothing).
+// A family whose candidates make view arguments contiguous (relayout) is
+// also tried with them laid out again as views (shrink_views.go).
 var candidateFamilies = []struct {
 	candidates func(*tensor.Case) []*tensor.Case
 	valuesOnly bool
+	relayout   bool
 }{
-	{sliceCandidates, false},
-	{dimCandidates, false},
-	{flattenCandidates, false},
-	{attrCandidates, false},
-	{dtypeCandidates, false},
-	{valueCandidates, true},
-	{scalarCandidates, false},
+	{stepCandidates, false, false},
+	{viewCandidates, false, false},
+	{sliceCandidates, false, true},
+	{dimCandidates, false, true},
+	{flattenCandidates, false, true},
+	{squeezeCandidates, false, true},
+	{attrCandidates, false, false},
+	{dtypeCandidates, false, true},
+	{valueCandidates, true, false},
+	{scalarCandidates, false, false},
 }
 
 // tensorArgs returns the indices of c's tensor arguments.
@@ -354,6 +388,35 @@ func flattenCandidates(c *tensor.Case) []*tensor.Case {
 	})})
 }
 
+// squeezeCandidates drop one dimension (counted from the right, as
+// broadcasting aligns them) that is 1 in every tensor argument that has it.
+func squeezeCandidates(c *tensor.Case) []*tensor.Case {
+	var out []*tensor.Case
+	args := tensorArgs(c)
+	rank := 0
+	for _, i := range args {
+		rank = max(rank, c.Args[i].Tensor.Rank())
+	}
+	for k := 1; k <= rank; k++ {
+		ok := true
+		for _, i := range args {
+			t := c.Args[i].Tensor
+			ok = ok && (t.Rank() < k || t.Shape[t.Rank()-k] == 1)
+		}
+		if !ok {
+			continue
+		}
+		out = append(out, reshapeAll(c, args, func(t *tensor.Tensor) []int {
+			if t.Rank() < k {
+				return nil
+			}
+			j := t.Rank() - k
+			return append(append([]int{}, t.Shape[:j]...), t.Shape[j+1:]...)
+		}))
+	}
+	return compact(out)
+}
+
 // reshapeAll applies newShape to every listed argument (nil: keep); nil if nothing changed.
 func reshapeAll(c *tensor.Case, args []int, newShape func(*tensor.Tensor) []int) *tensor.Case {
 	d := cloneCase(c)
@@ -367,25 +430,47 @@ func reshapeAll(c *tensor.Case, args []int, newShape func(*tensor.Tensor) []int)
 	if !changed {
 		return nil
 	}
-	if d.Attrs.Dim != nil {
-		zero := 0
-		d.Attrs.Dim = &zero
-	}
+	zeroDims(d)
 	return d
 }
 
+// zeroDims sets every dim attr of c (a program's steps' too) to 0, as
+// fits arguments whose rank changed.
+func zeroDims(c *tensor.Case) {
+	zero := 0
+	if c.Attrs.Dim != nil {
+		c.Attrs.Dim = &zero
+	}
+	for j := range c.Steps {
+		if c.Steps[j].Attrs.Dim != nil {
+			c.Steps[j].Attrs.Dim = &zero
+		}
+	}
+}
+
+// attrCandidates drop keepdim and move dim to 0, of the case or of one
+// step of a program.
 func attrCandidates(c *tensor.Case) []*tensor.Case {
 	var out []*tensor.Case
-	if c.Attrs.Keepdim != nil {
-		d := cloneCase(c)
-		d.Attrs.Keepdim = nil
-		out = append(out, d)
+	attrs := func(d *tensor.Case, j int) *tensor.Attrs {
+		if j < 0 {
+			return &d.Attrs
+		}
+		return &d.Steps[j].Attrs
 	}
-	if c.Attrs.Dim != nil && *c.Attrs.Dim != 0 {
-		d := cloneCase(c)
-		zero := 0
-		d.Attrs.Dim = &zero
-		out = append(out, d)
+	for j := -1; j < len(c.Steps); j++ {
+		a := attrs(c, j)
+		if a.Keepdim != nil {
+			d := cloneCase(c)
+			attrs(d, j).Keepdim = nil
+			out = append(out, d)
+		}
+		if a.Dim != nil && *a.Dim != 0 {
+			d := cloneCase(c)
+			zero := 0
+			attrs(d, j).Dim = &zero
+			out = append(out, d)
+		}
 	}
 	return append(out, nullBoundCandidates(c)...) // gen_newops_a.go
 }
@@ -502,6 +587,18 @@ func scalarCandidates(c *tensor.Case) []*tensor.Case {
 			d := cloneCase(c)
 			d.Args[i].Scalar.Text = text
 			out = append(out, d)
+		}
+	}
+	for j, s := range c.Steps { // a program's literal scalars
+		for i, a := range s.Args {
+			if a.From != tensor.FromLiteral || a.Arg.Scalar == nil {
+				continue
+			}
+			for _, text := range simplerScalars(a.Arg.Scalar) {
+				d := cloneCase(c)
+				d.Steps[j].Args[i].Arg.Scalar.Text = text
+				out = append(out, d)
+			}
 		}
 	}
 	return out

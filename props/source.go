@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 
 	"pgregory.net/rapid"
+
+	"github.com/tfuzz/tfuzz/tensor"
 )
 
 // Source is the stream of random bits a case is drawn from. Campaigns draw
@@ -32,7 +34,10 @@ func (s rapidSource) Uint64() uint64 { return rapidWord.Draw(s.t, "bits") }
 
 // draw turns a Source into the choices generators make. Every choice costs
 // one word, so that a drawn case is a pure function of the word sequence.
-type draw struct{ src Source }
+type draw struct {
+	src  Source
+	main *tensor.Tensor // the next main input a scope draws (programs.go); nil: draw one
+}
 
 // intn returns a number in [0, n); n must be positive. It reduces the word
 // modulo n (the bias is below 2^-40 for the n generators use), so that the

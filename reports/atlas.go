@@ -179,7 +179,7 @@ func BuildAtlas(ctx context.Context, cfg AtlasConfig) (*Atlas, error) {
 	for _, sc := range cfg.Corpus {
 		want, ok1 := sc.Expect.Get(cfg.From)
 		got, ok2 := sc.Expect.Get(cfg.To)
-		if !ok1 || !ok2 || tensor.Compare(want, got, sc.Attrs.ToleranceULPs).Match() {
+		if !ok1 || !ok2 || tensor.Compare(want, got, sc.Tolerance()).Match() {
 			continue
 		}
 		k := classKey(sc, want, got)
@@ -239,7 +239,7 @@ func buildClass(k ClassKey, cands []candidate, backend props.ModelBackend, cfg A
 	cl.Example = bareCase(shrunk)
 	cl.From = model.Eval(cfg.From, cl.Example)
 	cl.To = model.Eval(cfg.To, cl.Example)
-	cl.Detail = tensor.Compare(cl.From, cl.To, cl.Example.Attrs.ToleranceULPs).Detail
+	cl.Detail = tensor.Compare(cl.From, cl.To, cl.Example.Tolerance()).Detail
 	return cl
 }
 
@@ -272,12 +272,23 @@ var opOrder = func() map[string]int {
 	return m
 }()
 
+// orderOf is an op's place in the catalog; a program's comes after them.
+func orderOf(op string) int {
+	if i, ok := opOrder[op]; ok {
+		return i
+	}
+	return len(opOrder)
+}
+
 func classLess(a, b ClassKey) bool {
 	if sa, sb := a.Section(), b.Section(); sa != sb {
 		return sa < sb
 	}
-	if oa, ob := opOrder[a.Op], opOrder[b.Op]; oa != ob {
+	if oa, ob := orderOf(a.Op), orderOf(b.Op); oa != ob {
 		return oa < ob
+	}
+	if a.Op != b.Op { // programs, after every op
+		return a.Op < b.Op
 	}
 	if a.Inputs != b.Inputs {
 		return a.Inputs < b.Inputs

@@ -13,7 +13,7 @@ import (
 // has no i8, bool or complex dtype"), so such a class is the op, the rules
 // that make that side unsupported, and the divergence.
 type ClassKey struct {
-	Op         string // an op of the catalog
+	Op         string // an op of the catalog, or "program " and a program's ops ("program cast>sum")
 	Inputs     string // "signed, float scalar", "float -> unsigned", "literal int"; "" with Reason
 	Divergence string // "value", "dtype", "form value/unsupported", "error-class", ...
 	Reason     string // the unsupported side's rules, comma-separated
@@ -77,17 +77,25 @@ func (k ClassKey) Section() Section {
 
 // classKey is the class of a divergence of case c between two outcomes.
 func classKey(c *tensor.Case, from, to tensor.Outcome) ClassKey {
-	cmp := tensor.Compare(from, to, c.Attrs.ToleranceULPs)
+	cmp := tensor.Compare(from, to, c.Tolerance())
 	div := string(cmp.Divergence)
 	if cmp.Divergence == tensor.DiffForm {
 		div = "form " + from.Form.String() + "/" + to.Form.String()
 		for _, o := range []tensor.Outcome{from, to} {
 			if o.Form == tensor.FormUnsupported {
-				return ClassKey{Op: c.Op, Divergence: div, Reason: strings.Join(o.Rules, ", ")}
+				return ClassKey{Op: classOp(c), Divergence: div, Reason: strings.Join(o.Rules, ", ")}
 			}
 		}
 	}
-	return ClassKey{Op: c.Op, Inputs: inputKinds(c), Divergence: div}
+	return ClassKey{Op: classOp(c), Inputs: inputKinds(c), Divergence: div}
+}
+
+// classOp names what a case runs: its op, or a program's ops ("cast>sum").
+func classOp(c *tensor.Case) string {
+	if c.IsProgram() {
+		return "program " + strings.Join(c.Ops(), ">")
+	}
+	return c.Op
 }
 
 // inputKinds names the kinds of a case's inputs: the kinds of its tensor
@@ -105,7 +113,11 @@ func inputKinds(c *tensor.Case) string {
 		case c.Op == "index_select" && i == 1:
 			extra = append(extra, "index "+a.Tensor.DType.Kind().String())
 		default:
-			if k := a.Tensor.DType.Kind().String(); !seen[k] {
+			k := a.Tensor.DType.Kind().String()
+			if a.Tensor.View != nil {
+				k += " view"
+			}
+			if !seen[k] {
 				seen[k] = true
 				kinds = append(kinds, k)
 			}

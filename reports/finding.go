@@ -48,7 +48,7 @@ func FromStored(sf *campaign.StoredFinding) (*Finding, error) {
 	}
 	return &Finding{ID: sf.Case.ID, File: sf.Path, Signature: info.Signature, Profile: info.Profile,
 		Backend: info.Backend, Case: bareCase(sf.Case), Expected: want, Actual: got,
-		Compare: tensor.Compare(want, got, sf.Case.Attrs.ToleranceULPs), Panicked: info.BackendPanicked,
+		Compare: tensor.Compare(want, got, sf.Case.Tolerance()), Panicked: info.BackendPanicked,
 		Stack: info.Stack, Seed: info.Seed, CaseIndex: info.CaseIndex, Original: info.OriginalElements,
 		Shrunk: info.ShrunkElements, Version: info.Version}, nil
 }
@@ -165,7 +165,8 @@ func article(f tensor.Form) string {
 	return "unsupported"
 }
 
-// opSignature writes the op with its argument dtypes: "add(i8, i8)", "cast(f32 -> u8)".
+// opSignature writes the op with its argument dtypes: "add(i8, i8)", "cast(f32 -> u8)",
+// "neg(f32 view)", "program cast > sum(u8)".
 func opSignature(c *tensor.Case) string {
 	var parts []string
 	for _, a := range c.Args {
@@ -173,9 +174,14 @@ func opSignature(c *tensor.Case) string {
 			parts = append(parts, "null")
 		} else if a.Scalar != nil {
 			parts = append(parts, string(a.Scalar.Kind)+" scalar "+a.Scalar.Text)
+		} else if a.Tensor.View != nil {
+			parts = append(parts, a.Tensor.DType.String()+" view")
 		} else {
 			parts = append(parts, a.Tensor.DType.String())
 		}
+	}
+	if c.IsProgram() {
+		return "program " + strings.Join(c.Ops(), " > ") + "(" + strings.Join(parts, ", ") + ")"
 	}
 	s := c.Op + "(" + strings.Join(parts, ", ")
 	if c.Attrs.To.Valid() {

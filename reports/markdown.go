@@ -161,8 +161,8 @@ func writeFinding(b *strings.Builder, n int, f *Finding, o Options) {
 	if doc := ProfileDoc(f.Profile); doc != "" {
 		prof += " (" + doc + ")"
 	}
-	fmt.Fprintf(b, "**What differs.** For `%s` under profile %s, the model expects %s, but backend `%s` gives %s",
-		f.Case.Op, prof, outcomeWords(f.Expected), f.Backend, outcomeWords(f.Actual))
+	fmt.Fprintf(b, "**What differs.** For %s under profile %s, the model expects %s, but backend `%s` gives %s",
+		opWords(f.Case), prof, outcomeWords(f.Expected), f.Backend, outcomeWords(f.Actual))
 	if d := differs(f); d != "" && !f.Panicked {
 		fmt.Fprintf(b, " (%s)", d)
 	}
@@ -267,7 +267,7 @@ func outcomeWords(o tensor.Outcome) string {
 }
 
 func writeInputs(b *strings.Builder, c *tensor.Case) {
-	if len(c.Args) == 0 {
+	if len(c.Args) == 0 && !c.IsProgram() {
 		fmt.Fprintf(b, "No tensor inputs; attrs: %s\n", code(c.Attrs.String()))
 		return
 	}
@@ -276,6 +276,9 @@ func writeInputs(b *strings.Builder, c *tensor.Case) {
 		name := string(rune('a' + i))
 		if c.Op == "index_select" && i == 1 {
 			name = "index"
+		}
+		if c.IsProgram() {
+			name = fmt.Sprintf("arg%d", i)
 		}
 		if a.Scalar != nil {
 			host := ""
@@ -287,6 +290,11 @@ func writeInputs(b *strings.Builder, c *tensor.Case) {
 		}
 		t := a.Tensor
 		fmt.Fprintf(b, "| %s | %s | %v | %s |\n", name, t.DType, t.Shape, cell(elements(t, nil)))
+	}
+	writeViews(b, c)
+	if c.IsProgram() {
+		writeSteps(b, c)
+		return
 	}
 	if at := c.Attrs.String(); at != "" {
 		fmt.Fprintf(b, "\nAttrs: %s\n", code(at))

@@ -89,3 +89,58 @@ func TestReportOfEveryForm(t *testing.T) {
 			last.ActualRules, len(last.Repro))
 	}
 }
+
+// TestMarkdownShowsViewsAndSteps: a finding on a view says how the view is
+// built (its storage, steps, strides), one on a program lists its steps,
+// and their repro programs build the view with the framework's view ops and
+// keep each step's result in a variable.
+func TestMarkdownShowsViewsAndSteps(t *testing.T) {
+	texts := []string{
+		"neg(view(f32[2 3] [1, 2, 3, 4, 5, 6], permute=[1 0], slice=[0:3:2 0:2:1]))",
+		"program(view(i32[4] [1, 9, 2, 9], slice=[0:4:2]), i32[2] [5, 6]): add(arg0, arg1); mul(step0, 2); sum(step1) dim=0",
+	}
+	var findings []*Finding
+	for _, text := range texts {
+		c, err := tensor.ParseCase(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := props.Differential(fixedBackend{out: tensor.UnsupportedOutcome("no")}, "pytorch/cpu", c)
+		if f == nil {
+			t.Fatalf("%s: no finding", text)
+		}
+		findings = append(findings, FromProps(f))
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, findings, Options{ReproProfiles: []string{"numpy", "candle/cpu-release", "burn/flex-release"}}); err != nil {
+		t.Fatal(err)
+	}
+	text := md.String()
+	for _, must := range []string{
+		"storage f32 [2 3] `[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]`, permuted to dims [1 0], sliced `[0:3:2, 0:2]` (strides [2 3], offset 0)",
+		"the program `add > mul > sum`",
+		"`step0 = add(arg0, arg1)`", "`step2 = sum(step1) dim=0`",
+		"a = a.permute((1, 0))", "a = a[0:3:2, 0:2]",
+		"step1 = step0 * 2", "return step2",
+	} {
+		if !strings.Contains(text, must) {
+			t.Errorf("the Markdown lacks %q:\n%s", must, text)
+		}
+	}
+	progs := Programs(findings[1], []string{"numpy", "candle/cpu-release", "burn/flex-release"})
+	want := map[string][]string{
+		"numpy":              {"arg0 = arg0[0:4:2]", "step0 = arg0 + arg1", "step2 = np.sum(step1, axis=0)"},
+		"candle/cpu-release": {"let arg0 = arg0.narrow", "compile_error!"},
+		"burn/flex-release":  {"let arg0 = arg0.slice(s![0..4;2]);", "let step0 = arg0.clone().add(arg1.clone());", "value(step2.into_data())"},
+	}
+	for _, p := range progs {
+		for _, must := range want[p.Profile] {
+			if p.Profile == "candle/cpu-release" && must == "let arg0 = arg0.narrow" {
+				continue // a step of 2 has no candle spelling
+			}
+			if !strings.Contains(p.Source, must) {
+				t.Errorf("%s: the repro program lacks %q:\n%s", p.Profile, must, p.Snippet)
+			}
+		}
+	}
+}

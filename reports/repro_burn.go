@@ -24,8 +24,8 @@ func burnProgram(profile string, c *tensor.Case, h header, body string) (string,
 		"The spelling follows burn's tensor API as the seeds and source facts show it; it is not compiled by tfuzz's CI.")
 	var b strings.Builder
 	b.WriteString(h.lines("// "))
-	b.WriteString("#![allow(unused_imports)]\nuse burn::tensor::{Bool, DType, FloatDType, Int, IntDType, Tensor, TensorData};\n\n")
-	fmt.Fprintf(&b, "type B = %s;\n\nconst OP: &str = %s;\n\n", backend, strconv.Quote(c.Op))
+	b.WriteString("#![allow(unused_imports)]\nuse burn::tensor::{s, Bool, DType, FloatDType, Int, IntDType, Tensor, TensorData};\n\n")
+	fmt.Fprintf(&b, "type B = %s;\n\nconst OP: &str = %s;\n\n", backend, strconv.Quote(opConst(c)))
 	b.WriteString("fn run() -> Result<String, String> {\n    let device = Default::default();\n")
 	b.WriteString(body)
 	b.WriteString("}\n")
@@ -96,7 +96,11 @@ var burnUnary = map[string]string{"neg": "neg()", "abs": "abs()", "sign": "sign(
 	"floor": "floor()", "ceil": "ceil()", "round": "round()", "trunc": "trunc()", "square": "powi_scalar(2)",
 	"bitwise_not": "bitwise_not()"}
 
-func burnBody(c *tensor.Case) string {
+func burnBody(c *tensor.Case, steps []*tensor.Case) string {
+	if c.IsProgram() { // burn's ops take tensors by value: a program clones what it reads
+		return rustProgramBody(c, steps, burnInput, func(n string) string { return n + ".clone()" }, burnOp,
+			func(last string) string { return "    value(" + last + ".into_data())\n" })
+	}
 	var b strings.Builder
 	var args []string
 	names := []string{"a", "b"}
@@ -109,11 +113,11 @@ func burnBody(c *tensor.Case) string {
 			args = append(args, rustScalar(a.Scalar))
 			continue
 		}
-		expr, why := burnTensor(a.Tensor)
+		lines, why := burnInput(names[k%2], a.Tensor)
 		if why != "" {
 			return compileError(why)
 		}
-		fmt.Fprintf(&b, "    let %s = %s;\n", names[k%2], expr)
+		b.WriteString(lines)
 		args = append(args, names[k%2])
 	}
 	expr, why := burnOp(c, args)

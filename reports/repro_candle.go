@@ -26,7 +26,7 @@ func candleProgram(profile string, c *tensor.Case, h header, body string) (strin
 	var b strings.Builder
 	b.WriteString(h.lines("// "))
 	b.WriteString("#![allow(unused_imports, unused_parens)]\nuse candle_core::{DType, Device, Tensor, D};\n\n")
-	fmt.Fprintf(&b, "const OP: &str = %s;\n\n", strconv.Quote(c.Op))
+	fmt.Fprintf(&b, "const OP: &str = %s;\n\n", strconv.Quote(opConst(c)))
 	b.WriteString("fn run() -> Result<String, String> {\n    case().map_err(|e| e.to_string())\n}\n\n")
 	b.WriteString("fn case() -> candle_core::Result<String> {\n")
 	fmt.Fprintf(&b, "    let dev = %s;\n", dev)
@@ -92,8 +92,13 @@ func candleTensor(t *tensor.Tensor) (string, bool) {
 	return s, true
 }
 
-// candleBody writes the inputs and the op, ending in the value line.
-func candleBody(c *tensor.Case) string {
+// candleBody writes the inputs and the op (a program's steps, bound in
+// steps), ending in the value line.
+func candleBody(c *tensor.Case, steps []*tensor.Case) string {
+	if c.IsProgram() {
+		return rustProgramBody(c, steps, candleInput, func(n string) string { return "&" + n }, candleOp,
+			func(last string) string { return "    value(&" + last + ")\n" })
+	}
 	var b strings.Builder
 	names := []string{"a", "b", "c"}
 	var args []string
@@ -115,11 +120,11 @@ func candleBody(c *tensor.Case) string {
 		if c.Op == "index_select" && k == 1 {
 			name = "ids"
 		}
-		expr, ok := candleTensor(a.Tensor)
-		if !ok {
-			return compileError("candle has no " + a.Tensor.DType.String() + " dtype")
+		lines, why := candleInput(name, a.Tensor)
+		if why != "" {
+			return b.String() + compileError(why)
 		}
-		fmt.Fprintf(&b, "    let %s = %s;\n", name, expr)
+		b.WriteString(lines)
 		args = append(args, "&"+name)
 	}
 	expr, why := candleOp(c, args)

@@ -27,7 +27,7 @@ func pythonProgram(profile string, c *tensor.Case, h header) (src, snippet strin
 	b.WriteString("#!/usr/bin/env python3\n")
 	b.WriteString(h.lines("# "))
 	b.WriteString("import json\nimport math\nimport os\n\n")
-	b.WriteString("OP = " + strconv.Quote(c.Op) + "\n")
+	b.WriteString("OP = " + strconv.Quote(opConst(c)) + "\n")
 	b.WriteString(w.setup())
 	b.WriteString(pythonRuntime)
 	b.WriteString(w.hostFunc())
@@ -265,6 +265,9 @@ func (w *pyWriter) mod() string {
 
 // body writes the lines of case(): the inputs, then the operation.
 func (w *pyWriter) body(c *tensor.Case) string {
+	if c.IsProgram() {
+		return w.programBody(c)
+	}
 	var lines []string
 	names := []string{"a", "b", "c", "d"}
 	var args []string
@@ -281,7 +284,7 @@ func (w *pyWriter) body(c *tensor.Case) string {
 		if c.Op == "index_select" && k == 1 {
 			name = "index"
 		}
-		lines = append(lines, name+" = "+w.tensorExpr(a.Tensor))
+		lines = append(lines, w.inputLines(name, a.Tensor)...)
 		args = append(args, name)
 	}
 	expr, unsupported := w.opExpr(c, args)

@@ -55,7 +55,7 @@ def classify(e):
     if has("is out of bounds for array of dimension", "Dimension out of range"):
         return "OutOfRange"
     if has("for index", "index must be", "indices must be", "arrays used as indices") or (
-            OP == "index_select" and has("Cannot cast array data")):
+            "index_select" in OP.split(">") and has("Cannot cast array data")):
         return "IndexDType"
     if has("not implemented for", "not supported for the input types", "does not accept dtype",
            "Promotion for", "did not contain a loop", "could not infer output dtype",

@@ -19,16 +19,20 @@ import (
 // rustProgram writes the program for a Rust framework's profile.
 func rustProgram(profile string, c *tensor.Case, h header) (src, run, snippet string) {
 	var body string
+	var steps []*tensor.Case
+	if c.IsProgram() {
+		steps = stepCases(profile, c)
+	}
 	switch FrameworkOf(profile) {
 	case "candle":
-		body = candleBody(c)
+		body = candleBody(c, steps)
 		src, run = candleProgram(profile, c, h, body)
 	case "burn":
-		body = burnBody(c)
+		body = burnBody(c, steps)
 		src, run = burnProgram(profile, c, h, body)
 	default:
 		_, style, _ := strings.Cut(profile, "/")
-		body = tenferroBody(c, style)
+		body = tenferroBody(c, steps, style)
 		src, run = tenferroProgram(profile, c, h, body)
 	}
 	return src, run, dedent(body)
@@ -107,7 +111,7 @@ fn error_json(message: &str) -> String {
     let has = |words: &[&str]| words.iter().any(|w| m.contains(w));
     let class = if has(&["dtype mismatch", "unexpected dtype", "typemismatch"]) {
         "DTypeMismatch"
-    } else if OP == "index_select" && has(&["index-select", "index_select", "indices"]) && has(&["unsupported", "not implemented"]) {
+    } else if OP.split('>').any(|o| o == "index_select") && has(&["index-select", "index_select", "indices"]) && has(&["unsupported", "not implemented"]) {
         "IndexDType"
     } else if has(&["division by zero", "divide by zero"]) {
         "ZeroDivision"

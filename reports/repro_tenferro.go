@@ -21,7 +21,7 @@ func tenferroProgram(profile string, c *tensor.Case, h header, body string) (str
 	var b strings.Builder
 	b.WriteString(h.lines("// "))
 	b.WriteString("#![allow(unused_imports)]\nuse tenferro_runtime::prelude::*;\n\n")
-	fmt.Fprintf(&b, "const OP: &str = %s;\n\n", strconv.Quote(c.Op))
+	fmt.Fprintf(&b, "const OP: &str = %s;\n\n", strconv.Quote(opConst(c)))
 	b.WriteString("fn run() -> Result<String, String> {\n    case().map_err(|e| format!(\"{e}\"))\n}\n\n")
 	b.WriteString("fn case() -> Result<String, Box<dyn std::error::Error>> {\n    let mut eng = CpuEngine::serial();\n")
 	b.WriteString(body)
@@ -81,12 +81,36 @@ func colMajor(t *tensor.Tensor) string {
 
 var tenferroOps = map[string]string{"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
-func tenferroBody(c *tensor.Case, style string) string {
-	var b strings.Builder
+func tenferroBody(c *tensor.Case, steps []*tensor.Case, style string) string {
 	ctor := "Tensor"
 	if style == "traced" {
 		ctor = "TracedTensor"
 	}
+	input := func(name string, t *tensor.Tensor) (string, string) {
+		if t.View != nil {
+			return "", "tfuzz does not state tenferro's view ops (permute, broadcast, slicing)"
+		}
+		if !tenferroTypes[t.DType] {
+			return "", "tenferro has no " + t.DType.String() + " host type here"
+		}
+		dims := make([]string, t.Rank())
+		for i, d := range t.Shape {
+			dims[i] = strconv.Itoa(d)
+		}
+		return fmt.Sprintf("    let %s = %s::from_vec_col_major(vec![%s], vec![%s] as Vec<%s>)?;\n", name, ctor,
+			strings.Join(dims, ", "), colMajor(t), rustType(t.DType)), ""
+	}
+	if c.IsProgram() { // a traced program is one graph, evaluated once at the end
+		return rustProgramBody(c, steps, input, func(n string) string { return n + ".clone()" },
+			func(sc *tensor.Case, args []string) (string, string) { return tenferroOp(sc, args, style) },
+			func(last string) string {
+				if style == "traced" {
+					return "    let out = eval(&" + last + ")?;\n    value(&out)\n"
+				}
+				return "    value(&" + last + ")\n"
+			})
+	}
+	var b strings.Builder
 	var args []string
 	names := []string{"a", "b"}
 	for k, a := range c.Args {
@@ -98,16 +122,11 @@ func tenferroBody(c *tensor.Case, style string) string {
 			args = append(args, rustScalar(a.Scalar))
 			continue
 		}
-		t := a.Tensor
-		if !tenferroTypes[t.DType] {
-			return compileError("tenferro has no " + t.DType.String() + " host type here")
+		lines, why := input(names[k%2], a.Tensor)
+		if why != "" {
+			return compileError(why)
 		}
-		dims := make([]string, t.Rank())
-		for i, d := range t.Shape {
-			dims[i] = strconv.Itoa(d)
-		}
-		fmt.Fprintf(&b, "    let %s = %s::from_vec_col_major(vec![%s], vec![%s] as Vec<%s>)?;\n", names[k%2], ctor,
-			strings.Join(dims, ", "), colMajor(t), rustType(t.DType))
+		b.WriteString(lines)
 		args = append(args, names[k%2])
 	}
 	expr, why := tenferroOp(c, args, style)

@@ -92,18 +92,23 @@ func (b Budget) Check(c *Case, held int) error {
 
 // CaseCost bounds what evaluating c needs, from its shapes and attrs alone.
 func CaseCost(c *Case) Cost {
+	if c.IsProgram() {
+		return programCost(c)
+	}
 	var cost Cost
 	var tensors []*Tensor
 	for _, a := range c.Args {
 		if a.Tensor != nil {
 			tensors = append(tensors, a.Tensor)
-			cost.InputElements += int64(a.Tensor.Len())
+			cost.InputElements += inputElements(a.Tensor)
 		}
 	}
 	op, _ := LookupOp(c.Op)
 	switch op.Class {
 	case ClassUnary, ClassCast, ClassCumsum, ClassToHost:
-		cost.ResultElements = cost.InputElements
+		for _, t := range tensors {
+			cost.ResultElements += int64(t.Len())
+		}
 	case ClassReduce:
 		if len(tensors) == 1 {
 			cost.ResultElements = reduceElements(tensors[0], c.Attrs.Dim)

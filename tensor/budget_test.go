@@ -32,6 +32,16 @@ func TestCaseCost(t *testing.T) {
 		{"empty arange", Case{Op: "arange", Attrs: Attrs{Start: str("5"), End: str("1")}}, 0, 0},
 		{"literal", Case{Op: "from_literal", Attrs: Attrs{Literal: str("[1, 2]")}}, 0, 6},
 		{"zeros", Case{Op: "zeros", Attrs: Attrs{Shape: []int{4096, 4096}}}, 0, 1 << 24},
+		{"a view holds its storage and its elements", Case{Op: "neg", Args: []Arg{{Tensor: expanded(1 << 20)}}}, 1 + 1<<20, 1 << 20},
+		{"a program holds every step's result", Case{Format: 2, Args: []Arg{shaped(U8, 1000)}, Steps: []Step{
+			{Op: "cast", Args: []StepArg{InputArg(0)}, Attrs: Attrs{To: I64}},
+			{Op: "sum", Args: []StepArg{StepResult(0)}}}}, 1000, 1001},
+		{"a step broadcasts an earlier result", Case{Format: 2, Args: []Arg{shaped(I8, 65536, 1), shaped(I8, 1, 65536)}, Steps: []Step{
+			{Op: "add", Args: []StepArg{InputArg(0), InputArg(1)}},
+			{Op: "neg", Args: []StepArg{StepResult(0)}}}}, 131072, 1 << 33},
+		{"a result of unknown shape is bounded by products", Case{Format: 2, Args: []Arg{shaped(I8, 4096, 1)}, Steps: []Step{
+			{Op: "from_literal", Attrs: Attrs{Literal: str("[1, 2]")}},
+			{Op: "add", Args: []StepArg{StepResult(0), InputArg(0)}}}}, 4096, 6 + 6*4096},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,6 +51,15 @@ func TestCaseCost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expanded is a view of one element broadcast to n.
+func expanded(n int) *Tensor {
+	t, err := NewView(New(I8, 1), View{Base: []int{1}, Expand: []int{n}})
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 func TestBudgetCheck(t *testing.T) {

@@ -12,9 +12,11 @@ import (
 // produce, implementations evaluate, shrinking minimizes and the corpus stores.
 type Case struct {
 	ID     string
+	Format int // the "format" field: 0 when absent (format 1), 1, or 2 for a program
 	Op     string
-	Args   []Arg
+	Args   []Arg // a program's inputs
 	Attrs  Attrs
+	Steps  []Step   // a program's ops (format 2; program.go)
 	Expect Outcomes // expected outcome per profile
 	Got    Outcomes // outcomes computed by a tool (tfuzz eval --json); an addition to v1
 	Source string
@@ -32,6 +34,10 @@ type RawField struct {
 type Arg struct {
 	Tensor *Tensor
 	Scalar *Scalar
+	// Result marks a tensor that is the result of an earlier step of a
+	// program (Case.StepCase): a tensor of the framework already, not host
+	// data handed to its constructor. Never encoded.
+	Result bool
 }
 
 // IsScalar reports whether the argument is a host scalar.
@@ -129,7 +135,11 @@ type Attrs struct {
 // KeepDim reports the keepdim attr (false when absent).
 func (a Attrs) KeepDim() bool { return a.Keepdim != nil && *a.Keepdim }
 
-func (a Attrs) String() string {
+func (a Attrs) String() string { return a.string(false) }
+
+// string writes the attrs in the case notation; in a program's step a
+// literal holding ';' is quoted, since ';' ends the step there.
+func (a Attrs) string(inStep bool) string {
 	var parts []string
 	if a.Dim != nil {
 		parts = append(parts, fmt.Sprintf("dim=%d", *a.Dim))
@@ -144,16 +154,16 @@ func (a Attrs) String() string {
 		parts = append(parts, "mode="+a.Mode)
 	}
 	if a.Literal != nil {
-		parts = append(parts, "literal="+attrText(*a.Literal))
+		parts = append(parts, "literal="+attrText(*a.Literal, inStep))
 	}
 	if a.Start != nil {
-		parts = append(parts, "start="+attrText(*a.Start))
+		parts = append(parts, "start="+attrText(*a.Start, inStep))
 	}
 	if a.End != nil {
-		parts = append(parts, "end="+attrText(*a.End))
+		parts = append(parts, "end="+attrText(*a.End, inStep))
 	}
 	if a.Value != nil {
-		parts = append(parts, "value="+attrText(*a.Value))
+		parts = append(parts, "value="+attrText(*a.Value, inStep))
 	}
 	if a.Shape != nil {
 		parts = append(parts, fmt.Sprintf("shape=%v", a.Shape))
@@ -176,6 +186,9 @@ func (a Attrs) String() string {
 func (c *Case) Describe() string { return c.describe(20) }
 
 func (c *Case) describe(limit int) string {
+	if c.IsProgram() {
+		return c.describeProgram(limit)
+	}
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
 		args[i] = a.format(limit)

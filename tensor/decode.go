@@ -217,13 +217,19 @@ func decodeCase(line []byte) (*Case, error) {
 		return nil, err
 	}
 	c := &Case{}
-	var rawArgs, rawAttrs, rawExpect, rawGot json.RawMessage
+	var rawArgs, rawAttrs, rawExpect, rawGot, rawSteps json.RawMessage
+	hasOp := false
 	for _, f := range fields {
 		switch f.Name {
+		case "format":
+			c.Format, err = decodeFormat(f.Value)
+		case "steps":
+			rawSteps = f.Value
 		case "id":
 			c.ID, err = rawString(f.Value, "id")
 		case "op":
 			c.Op, err = rawString(f.Value, "op")
+			hasOp = true
 		case "source":
 			c.Source, err = rawString(f.Value, "source")
 		case "group":
@@ -244,25 +250,12 @@ func decodeCase(line []byte) (*Case, error) {
 			return nil, err
 		}
 	}
-	if c.Op == "" {
-		return nil, errAt("op", "missing")
+	if c.Format == ProgramFormat || rawSteps != nil {
+		err = decodeProgram(c, rawArgs, rawSteps, hasOp, rawAttrs != nil)
+	} else {
+		err = decodeOp(c, rawArgs, rawAttrs)
 	}
-	op, ok := LookupOp(c.Op)
-	if !ok {
-		return nil, errAt("op", "unknown op %q (%s)", c.Op, Choices(c.Op, OpNames(), "tfuzz ops"))
-	}
-	if rawArgs == nil {
-		return nil, errAt("args", "missing")
-	}
-	if c.Args, err = decodeArgs(rawArgs, op); err != nil {
-		return nil, err
-	}
-	if rawAttrs != nil {
-		if c.Attrs, err = decodeAttrs(rawAttrs, op); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkRequiredAttrs(c.Attrs, op); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if rawExpect != nil {
@@ -276,6 +269,30 @@ func decodeCase(line []byte) (*Case, error) {
 		}
 	}
 	return c, nil
+}
+
+// decodeOp reads the op, args and attrs of a single-op case.
+func decodeOp(c *Case, rawArgs, rawAttrs json.RawMessage) error {
+	var err error
+	if c.Op == "" {
+		return errAt("op", "missing")
+	}
+	op, ok := LookupOp(c.Op)
+	if !ok {
+		return errAt("op", "unknown op %q (%s)", c.Op, Choices(c.Op, OpNames(), "tfuzz ops"))
+	}
+	if rawArgs == nil {
+		return errAt("args", "missing")
+	}
+	if c.Args, err = decodeArgs(rawArgs, op); err != nil {
+		return err
+	}
+	if rawAttrs != nil {
+		if c.Attrs, err = decodeAttrs(rawAttrs, op); err != nil {
+			return err
+		}
+	}
+	return checkRequiredAttrs(c.Attrs, op)
 }
 
 // arity gives the number of args of an op class and which of them must be tensors.
@@ -404,7 +421,7 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 
 // decodeTensor reads {"dtype", "shape", "data"}; "?" elements are allowed in outcomes only.
 func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tensor, error) {
-	var rawDType, rawShape, rawData json.RawMessage
+	var rawDType, rawShape, rawData, rawView json.RawMessage
 	for _, f := range fields {
 		switch f.Name {
 		case "dtype":
@@ -413,8 +430,13 @@ func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tens
 			rawShape = f.Value
 		case "data":
 			rawData = f.Value
+		case "view":
+			if allowUnspecified {
+				return nil, errAt(join(field, f.Name), "a view is an input: outcomes are written contiguous")
+			}
+			rawView = f.Value
 		default:
-			return nil, errAt(join(field, f.Name), "unknown tensor field (a tensor has dtype, shape and data; a scalar has scalar and kind)")
+			return nil, errAt(join(field, f.Name), "unknown tensor field (a tensor has dtype, shape, data and view; a scalar has scalar and kind)")
 		}
 	}
 	for name, raw := range map[string]json.RawMessage{"dtype": rawDType, "shape": rawShape, "data": rawData} {
@@ -437,10 +459,21 @@ func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tens
 	if !isJSON(rawData, '[') {
 		return nil, errAt(join(field, "data"), "want an array, got %s", preview(rawData))
 	}
-	if n, have := NumElements(shape), countItems(rawData); have != n {
+	var view *View
+	storage := shape
+	if rawView != nil {
+		if view, err = decodeView(rawView, field); err != nil {
+			return nil, err
+		}
+		storage = view.Base
+	}
+	if n, have := NumElements(storage), countItems(rawData); have != n {
+		if view != nil {
+			return nil, errAt(join(field, "data"), "has %d elements, view.base %v needs %d", have, storage, n)
+		}
 		return nil, errAt(join(field, "data"), "has %d elements, shape %v needs %d", have, shape, n)
 	}
-	t := New(d, shape...)
+	t := New(d, storage...)
 	err = eachItem(rawData, func(i int, item []byte) error {
 		if len(item) == 3 && string(item) == `"?"` {
 			if !allowUnspecified {
@@ -456,6 +489,9 @@ func decodeTensor(fields []RawField, field string, allowUnspecified bool) (*Tens
 	})
 	if err != nil {
 		return nil, err
+	}
+	if view != nil {
+		return applyView(t, view, shape, field)
 	}
 	return t, nil
 }

@@ -15,8 +15,9 @@ func parseBigInt(s string) (*big.Int, bool) {
 }
 
 // EncodeCase writes c as one line of case-format JSON (no trailing newline).
-// Fields come in a fixed order: id, group, op, args, attrs, expect, got,
-// source, then unknown fields as they were read.
+// Fields come in a fixed order: id, group, format, op, args, attrs (a
+// program: args, steps), expect, got, source, then unknown fields as they
+// were read.
 func EncodeCase(c *Case) []byte {
 	var b bytes.Buffer
 	writeCaseHead(&b, c)
@@ -70,24 +71,19 @@ func writeCaseHead(b writer, c *Case) {
 		writeString(b, c.Group)
 		b.WriteString(", ")
 	}
-	b.WriteString(`"op": `)
-	writeString(b, c.Op)
-	b.WriteString(`, "args": [`)
-	for i, a := range c.Args {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		switch {
-		case a.IsNull():
-			b.WriteString("null")
-		case a.Scalar != nil:
-			writeScalar(b, a.Scalar)
-		default:
-			writeTensor(b, a.Tensor)
-		}
+	if c.Format != 0 {
+		b.WriteString(`"format": ` + strconv.Itoa(c.Format) + ", ")
 	}
-	b.WriteString(`], "attrs": `)
-	writeAttrs(b, c.Attrs)
+	if c.IsProgram() {
+		writeProgramHead(b, c)
+	} else {
+		b.WriteString(`"op": `)
+		writeString(b, c.Op)
+		b.WriteString(`, "args": [`)
+		writeArgs(b, c.Args)
+		b.WriteString(`], "attrs": `)
+		writeAttrs(b, c.Attrs)
+	}
 	if c.Expect != nil {
 		b.WriteString(`, "expect": `)
 		writeOutcomes(b, c.Expect)
@@ -116,7 +112,7 @@ func EncodeOutcome(o Outcome) []byte {
 	return b.Bytes()
 }
 
-// EncodeTensor writes one tensor object.
+// EncodeTensor writes one tensor object (a view with its "view" object).
 func EncodeTensor(t *Tensor) []byte {
 	var b bytes.Buffer
 	writeTensor(&b, t)
@@ -151,17 +147,32 @@ func writeScalar(b writer, s *Scalar) {
 	b.WriteByte('}')
 }
 
-func writeTensor(b writer, t *Tensor) {
+// writeTensor writes an input tensor: a view as its storage and "view" object.
+func writeTensor(b writer, t *Tensor) { writeTensorAs(b, t, t.IsView()) }
+
+// writeTensorAs writes t, as a view (storage and steps) or by its logical
+// elements row-major (outcomes are always written contiguous).
+func writeTensorAs(b writer, t *Tensor, asView bool) {
 	b.WriteString(`{"dtype": "`)
 	b.WriteString(t.DType.String())
 	b.WriteString(`", "shape": `)
 	writeInts(b, t.Shape)
 	b.WriteString(`, "data": [`)
-	for i := 0; i < t.Len(); i++ {
+	elems := t
+	if asView { // the storage, then the steps that make the view
+		elems = t.Storage()
+	}
+	for i := 0; i < elems.Len(); i++ {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		writeElement(b, t, i)
+		writeElement(b, elems, i)
+	}
+	if elems != t {
+		b.WriteString(`], "view": `)
+		writeView(b, t.View)
+		b.WriteByte('}')
+		return
 	}
 	b.WriteString("]}")
 }
@@ -272,7 +283,7 @@ func writeOutcome(b writer, o Outcome) {
 	switch o.Form {
 	case FormValue:
 		b.WriteString(`"value": `)
-		writeTensor(b, o.Value)
+		writeTensorAs(b, o.Value, false)
 	case FormError:
 		b.WriteString(`"error": {"class": `)
 		writeString(b, string(o.Class))

@@ -51,8 +51,8 @@ var literalAttrs = []string{"literal", "start", "end", "value"}
 
 // attrText writes a free-text attr value so that it parses back: as is
 // when that is unambiguous, else Go-quoted.
-func attrText(s string) string {
-	plain := s != "" && strings.TrimSpace(s) == s && s[0] != '"'
+func attrText(s string, inStep bool) string {
+	plain := s != "" && strings.TrimSpace(s) == s && s[0] != '"' && !(inStep && strings.Contains(s, ";"))
 	for _, r := range s {
 		if r == utf8.RuneError || !strconv.IsPrint(r) {
 			plain = false // line breaks, controls, invalid UTF-8
@@ -72,8 +72,9 @@ func attrText(s string) string {
 }
 
 type notationParser struct {
-	s   string
-	pos int
+	s      string
+	pos    int
+	inStep bool // parsing a program's step: ';' ends it
 }
 
 func (p *notationParser) errorf(format string, args ...any) error {
@@ -125,6 +126,9 @@ func (p *notationParser) parseCase() (*Case, error) {
 	if name == "" {
 		return nil, p.errorf("want an op name, e.g. add(i8[1], i8[2])")
 	}
+	if name == "program" {
+		return p.parseProgram()
+	}
 	op, ok := LookupOp(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown op %q (%s)", name, Choices(name, OpNames(), "tfuzz ops"))
@@ -171,6 +175,10 @@ func (p *notationParser) parseArg() (Arg, error) {
 	afterWord := p.pos
 	p.space()
 	isScalar := w != "" && strings.HasPrefix(p.s[p.pos:], "scalar ")
+	if w == "view" && p.peek() == '(' {
+		t, err := p.parseView()
+		return Arg{Tensor: t}, err
+	}
 	if d, err := ParseDType(w); err == nil && !isScalar {
 		p.pos = afterWord
 		t, err := p.parseTensor(d)
@@ -503,6 +511,9 @@ func (p *notationParser) literalValue() (string, error) {
 		return v, err
 	}
 	end := len(p.s)
+	if i := strings.IndexByte(p.s[p.pos:], ';'); p.inStep && i >= 0 {
+		end = p.pos + i
+	}
 	for _, n := range allAttrNames() {
 		if i := strings.Index(p.s[p.pos:], " "+n+"="); i >= 0 && p.pos+i < end {
 			end = p.pos + i

@@ -33,6 +33,9 @@ type Tensor struct {
 	Offset      int
 	Data        []uint64
 	Unspecified []bool
+	// View, when not nil, says how the case file built this input from
+	// its storage (Data); see View and IsView.
+	View *View
 }
 
 // New returns a contiguous tensor of zeros.
@@ -270,6 +273,9 @@ func (t *Tensor) String() string { return t.format(20) }
 // format writes t in the case notation, eliding the elements after the 16th
 // of a tensor of over limit (none when limit < 0).
 func (t *Tensor) format(limit int) string {
+	if t.IsView() {
+		return t.viewNotation(limit)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%v [", t.DType, t.Shape)
 	n := t.Len()

@@ -57,7 +57,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl.StringArrayVarP(&o.profiles, "profile", "p", nil, "evaluate under this profile (repeatable; tfuzz profiles lists them)")
 	fl.BoolVar(&o.check, "check", false, "compare with each case's expect; exit 1 on any mismatch")
 	fl.BoolVar(&o.json, "json", false, `write each case back in case format with "got" added`)
-	fl.StringArrayVar(&o.ops, "op", nil, "only cases of this op (repeatable)")
+	fl.StringArrayVar(&o.ops, "op", nil, "only cases of this op (repeatable; a program when every step's op is given)")
 	fl.IntVar(&o.maxDiffs, "max-diffs", 10, "mismatches shown per profile with --check")
 	fl.BoolVar(&o.summaryOnly, "summary-only", false, "with --check, print only the mismatches and the summary")
 	fl.BoolVar(&o.columns, "columns", false, "print one row per case and one column per profile (default with 2 to 5 --profile flags)")
@@ -291,7 +291,7 @@ func evalFiles(ctx context.Context, files []string, o evalOptions, excused excep
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if len(o.ops) > 0 && !contains(o.ops, c.Op) {
+			if len(o.ops) > 0 && !containsAll(o.ops, c.Ops()) { // a program: every step's op
 				return nil
 			}
 			if err := o.budget.Check(c, 1); err != nil {
@@ -392,7 +392,7 @@ func (e *evaluator) tally(c *tensor.Case, p string, got tensor.Outcome, kind ans
 		t.missing++
 		return line + "   (no expectation)"
 	}
-	cmp := tensor.Compare(want, got, c.Attrs.ToleranceULPs)
+	cmp := tensor.Compare(want, got, c.Tolerance())
 	reason, isExcused := e.excused[exceptionKey{c.ID, p}]
 	switch {
 	case isExcused && cmp.Match():
@@ -531,4 +531,14 @@ func profileRank(name string) int {
 		}
 	}
 	return len(tensor.Profiles)
+}
+
+// containsAll reports whether every one of xs is in list.
+func containsAll(list, xs []string) bool {
+	for _, x := range xs {
+		if !contains(list, x) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/adapter"
+	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/reports"
 	"github.com/tfuzz/tfuzz/tensor"
@@ -97,6 +98,16 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 	if !contains(b.Profiles(), sf.Info.Profile) {
 		fmt.Fprintf(stderr, "tfuzz repro: %s: %s\n", path, notServed(b, sf.Info.Profile))
 		return exitUsage
+	}
+	switch {
+	case !b.Supports(sf.Info.Profile, sf.Case):
+		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  declined: the backend no longer takes the case (nothing to compare)\n",
+			path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+		return exitClean
+	case model.Eval(sf.Info.Profile, sf.Case).NotModeled():
+		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  not modeled: the model states no outcome for the case (nothing to compare)\n",
+			path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+		return exitClean
 	}
 	f, ok := interruptible(ctx, func() *props.Finding { return props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case) })
 	if !ok || ctx.Err() != nil {

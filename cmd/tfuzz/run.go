@@ -190,8 +190,13 @@ func printCounts(w io.Writer, st campaign.Stats) {
 	c := st.Counts
 	fmt.Fprintf(w, "checks: %s; %.0f value-or-error checks/s/core; %d elements matched only through \"?\"\n",
 		c.FormSplit(), st.PerCore(c.ValueOrError()), c.Unspecified)
-	fmt.Fprintf(w, "not checks: %d declined by the backend, %d backend panics, %d harness failures\n",
-		c.Declined, c.BackendPanics, c.HarnessFailures)
+	fmt.Fprintf(w, "not checks: %d declined by the backend, %d backend panics, %d harness failures, %d the model states nothing for\n",
+		c.Declined, c.BackendPanics, c.HarnessFailures, c.NotModeled)
+	if c.Cases > 0 {
+		views, programs := c.Views, c.Programs
+		fmt.Fprintf(w, "views: %d cases (%.1f%%), %d checked; programs: %d cases (%.1f%%), %d checked\n",
+			views, 100*float64(views)/float64(c.Cases), c.ViewChecks, programs, 100*float64(programs)/float64(c.Cases), c.ProgramChecks)
+	}
 	fmt.Fprintf(w, "%-32s %9s %9s %7s %7s %7s %7s %7s %9s\n", "target", "cases", "checks", "value", "error", "panic", "crash", "unsup", "declined")
 	for _, t := range st.Targets {
 		n := t.Checked()

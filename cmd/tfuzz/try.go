@@ -115,7 +115,7 @@ func printTry(ctx context.Context, w io.Writer, c *tensor.Case, profiles []strin
 			if contains(backend.Profiles(), p) && backend.Supports(p, c) {
 				got = backend.Eval(p, c)
 				mark = "MISMATCH"
-				if tensor.Compare(want, got, c.Attrs.ToleranceULPs).Match() {
+				if tensor.Compare(want, got, c.Tolerance()).Match() {
 					mark = "ok"
 				}
 			}

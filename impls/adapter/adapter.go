@@ -142,10 +142,35 @@ func (b *Backend) Profiles() []string { return append([]string(nil), b.hello.Pro
 // Handshake returns what the adapter said about itself at start.
 func (b *Backend) Handshake() Handshake { return b.hello }
 
-// Supports reports whether the adapter serves profile. Whether the
+// Supports reports whether the adapter serves profile and reads what the
+// case holds (views, programs: its handshake's features). Whether the
 // framework can run the case is the framework's to answer (an error, or
-// unsupported), so every case of a served profile is sent.
-func (b *Backend) Supports(profile string, c *tensor.Case) bool { return b.serves(profile) }
+// unsupported), so every such case of a served profile is sent.
+func (b *Backend) Supports(profile string, c *tensor.Case) bool {
+	return b.serves(profile) && b.reads(c) == ""
+}
+
+// reads returns the feature case c needs that the adapter did not name
+// ("" when it reads c).
+func (b *Backend) reads(c *tensor.Case) string {
+	if c.IsProgram() && !b.hello.Has(FeaturePrograms) {
+		return FeaturePrograms
+	}
+	views := func(a tensor.Arg) bool { return a.Tensor != nil && a.Tensor.View != nil }
+	for _, a := range c.Args {
+		if views(a) && !b.hello.Has(FeatureViews) {
+			return FeatureViews
+		}
+	}
+	for _, s := range c.Steps {
+		for _, a := range s.Args {
+			if a.From == tensor.FromLiteral && views(a.Arg) && !b.hello.Has(FeatureViews) {
+				return FeatureViews
+			}
+		}
+	}
+	return ""
+}
 
 func (b *Backend) serves(profile string) bool {
 	for _, p := range b.hello.Profiles {
@@ -186,6 +211,9 @@ func (b *Backend) EvalContext(ctx context.Context, profile string, c *tensor.Cas
 	}
 	if err := ctx.Err(); err != nil {
 		return interruptedOutcome(), err
+	}
+	if f := b.reads(c); f != "" { // a reader of case format 1 would misread the case
+		return tensor.HarnessFailureOutcome("tfuzz: adapter %s does not read %s (its handshake names features %v); the case is not sent", b.Name(), f, b.hello.Features), nil
 	}
 	req := encodeRequest(profile, c)
 	p, err := b.acquire(ctx, profile)
@@ -273,7 +301,7 @@ func decodeAnswer(line []byte) (out tensor.Outcome, restart string, err error) {
 // encodeRequest writes the case without expectations, with the profile added.
 func encodeRequest(profile string, c *tensor.Case) []byte {
 	pj, _ := json.Marshal(profile)
-	r := tensor.Case{ID: c.ID, Op: c.Op, Args: c.Args, Attrs: c.Attrs,
+	r := tensor.Case{ID: c.ID, Format: c.Format, Op: c.Op, Args: c.Args, Attrs: c.Attrs, Steps: c.Steps,
 		Extra: []tensor.RawField{{Name: "profile", Value: pj}}}
 	return append(tensor.EncodeCase(&r), '\n')
 }

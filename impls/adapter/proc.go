@@ -26,6 +26,25 @@ type Handshake struct {
 	Frameworks map[string]string `json:"frameworks"`    // name -> version ("numpy": "1.24.2")
 	Profiles   []string          `json:"profiles"`      // the case-format profiles it serves
 	Notes      []string          `json:"notes"`         // what it could not load, and why
+	// Features are the additions to case format 1 it reads (FeatureViews,
+	// FeaturePrograms); tfuzz sends it nothing else.
+	Features []string `json:"features"`
+}
+
+// The features an adapter may name in its handshake.
+const (
+	FeatureViews    = "views"    // tensors with a "view" object (case format, added 2026-12)
+	FeaturePrograms = "programs" // format 2 cases with "steps"
+)
+
+// Has reports whether the adapter named feature f.
+func (h Handshake) Has(f string) bool {
+	for _, x := range h.Features {
+		if x == f {
+			return true
+		}
+	}
+	return false
 }
 
 // Versions renders the framework versions on one line: "numpy 1.24.2, python 3.11.2".

@@ -35,10 +35,17 @@ func burnIntDType(p *profile) tensor.DType {
 // every tensor argument into the tensor burn makes of that host data.
 func burnAttach(cl tensor.OpClass, supports func(*profile, *tensor.Case) bool,
 	eval func(*Engine, *profile, *tensor.Case, []*tensor.Tensor) tensor.Outcome) {
-	attach(burnProfiles, cl, &family{supports: supports, eval: func(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	supported := func(p *profile, c *tensor.Case) bool {
+		return (cl == tensor.ClassCast || burnDefaultDTypes(p, c)) && supports(p, c)
+	}
+	attach(burnProfiles, cl, &family{supports: supported, eval: func(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		args := make([]*tensor.Tensor, len(c.Args))
 		for k, a := range c.Args {
 			if a.Tensor == nil {
+				continue
+			}
+			if a.Result { // a program's earlier result is a burn tensor already
+				args[k] = a.Tensor
 				continue
 			}
 			t, bad := burnInput(e, p, a.Tensor)
@@ -49,6 +56,34 @@ func burnAttach(cl tensor.OpClass, supports func(*profile, *tensor.Case) bool,
 		}
 		return eval(e, p, c, args)
 	}})
+}
+
+// burnDefaultDTypes reports whether every earlier result a program step
+// reads has a dtype the engine's burn kernels are written for (F32, I32,
+// I64, Bool: what host data becomes on either device); a cast or a
+// creation dtype makes others, which it declines (only cast takes any).
+func burnDefaultDTypes(_ *profile, c *tensor.Case) bool {
+	for _, a := range c.Args {
+		switch {
+		case !a.Result:
+		case a.Tensor.DType == tensor.F32, a.Tensor.DType == tensor.Bool, a.Tensor.DType == tensor.I32, a.Tensor.DType == tensor.I64:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// burnTensorDType is the dtype argument a has as a burn tensor: an earlier
+// result's own, host data's the device default of its kind.
+func burnTensorDType(p *profile, a tensor.Arg) tensor.DType {
+	switch d := a.Tensor.DType; {
+	case a.Result, d == tensor.Bool:
+		return d
+	case d.IsInt():
+		return burnIntDType(p)
+	}
+	return tensor.F32
 }
 
 // burnInput is Tensor::from_data(host data, &device) (policy
@@ -129,6 +164,10 @@ func burnOpExists(op opID, kind byte) bool {
 // burnBinarySupports declines what the model leaves unspecified for burn: a
 // bool scalar operand of a Float or Int tensor, and ndarray's integer pow.
 func burnBinarySupports(p *profile, c *tensor.Case) bool {
+	if x, y := c.Args[0], c.Args[1]; burnFlex(p) && !p.debug && x.Tensor != nil && y.Tensor != nil &&
+		burnTensorDType(p, x) != burnTensorDType(p, y) {
+		return false // Flex release reads one dtype's storage as the other's: not stated
+	}
 	boolTensor := c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.Bool
 	for _, a := range c.Args {
 		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool && !boolTensor {
@@ -170,6 +209,9 @@ func burnBinary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 		s, ok := broadcastShapes(x.Shape, y.Shape)
 		if !ok {
 			return tensor.PanicOutcome("Shapes %v and %v are not broadcastable", x.Shape, y.Shape)
+		}
+		if x.DType != y.DType { // policy burn.binary.mixed-dtypes: ndarray's dtype dispatch, Flex's debug_assert
+			return tensor.PanicOutcome("Data type mismatch (lhs: %s, rhs: %s)", rustName(x.DType), rustName(y.DType))
 		}
 		shape, yv = s, viewOf(y)
 	}
@@ -277,7 +319,7 @@ func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tenso
 	case opRem:
 		k = kRem[T]
 		if !burnFlex(p) {
-			k = any(binaryKernel[int64, int64](kRemNdarray)).(binaryKernel[T, T])
+			k = kRemNdarray[T]
 		}
 	default:
 		k = rustArith[T](op, native && burnFlex(p) && p.debug)

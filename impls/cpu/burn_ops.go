@@ -149,6 +149,9 @@ func burnReduce(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 		return tensor.PanicOutcome("dim %d out of bounds for %d dimensions", *a.Dim, t.Rank())
 	}
 	if op == opSum || op == opProd || op == opMean {
+		if burnFlex(p) && p.debug && t.DType == tensor.I64 {
+			return burnAccumulateChecked(e, op, t, g, shape)
+		}
 		return burnAccumulate(e, op, t, g, shape)
 	}
 	if o, empty := burnEmptyExtremum(p, c.Op, t, dim); empty {
@@ -188,6 +191,33 @@ func burnAccumulate(e *Engine, op opID, t *tensor.Tensor, g rustGeom, shape []in
 		return burnAccumulateRun[int64](e, op, t, g, shape)
 	}
 	return burnAccumulateRun[float32](e, op, t, g, shape)
+}
+
+// burnAccumulateChecked is sum, prod and mean of an I64 tensor (a cast's
+// result) on Flex in a debug build: plain + and * in i64 (sum and
+// Iterator::product, not the widening kernel of the narrower dtypes), whose
+// overflow panics.
+func burnAccumulateChecked(e *Engine, op opID, t *tensor.Tensor, g rustGeom, shape []int) tensor.Outcome {
+	if op == opMean && g.n == 0 && g.groups() > 0 {
+		return tensor.PanicOutcome("mean_dim: cannot take mean of an empty dimension for the integer type %s", rustName(t.DType))
+	}
+	src := rustDense[int64](e, t, t.DType)
+	dst := make([]int64, g.groups())
+	if op == opProd {
+		if rustProdChecked(dst, src, g) != 0 {
+			return tensor.PanicOutcome("%s", msgMulOverflow)
+		}
+		return tensor.ValueOutcome(encode(e, dst, t.DType, shape))
+	}
+	if rustSumChecked(dst, src, g) != 0 {
+		return tensor.PanicOutcome("%s", msgAddOverflow)
+	}
+	if op == opMean {
+		for i := range dst {
+			dst[i] /= int64(g.n)
+		}
+	}
+	return tensor.ValueOutcome(encode(e, dst, t.DType, shape))
 }
 
 func burnAccumulateRun[T number](e *Engine, op opID, t *tensor.Tensor, g rustGeom, shape []int) tensor.Outcome {

@@ -197,6 +197,9 @@ func candleIndexSelect(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		// the CPU backend names the source dtype, not the ids'
 		return tensor.ErrorOutcome(tensor.IndexDType, "unsupported dtype %s for op index-select", rustName(src.DType))
 	}
+	if !rowMajorStorage(src) { // policy candle.cpu.index-select.requires-contiguous
+		return tensor.ErrorOutcome(tensor.Other, "index-select only supports contiguous tensors")
+	}
 	g := rustGeomOf(src.Shape, d)
 	idx := rustWords(ids) // an i64 id is read as usize: a negative one is out of range
 	sentinel := ids.DType.MaxUint()

@@ -15,6 +15,9 @@ const DefaultParallelThreshold = 1 << 16
 type Engine struct {
 	workers   int // goroutines for one large op (>= 1)
 	threshold int // smallest element count that is split (>= 1)
+	// graphBuild: a tenferro traced graph is being built (program.go):
+	// value checks are skipped
+	graphBuild bool
 }
 
 // Option configures an Engine.
@@ -63,19 +66,19 @@ func (e *Engine) Profiles() []string {
 
 // Supports reports whether the engine implements case c under profile: a
 // known profile, an op of the catalog whose class has a family there, and
-// arguments that family handles. Everything else is declined.
+// arguments that family handles (for a program: every step that runs).
+// Everything else is declined.
 func (e *Engine) Supports(profile string, c *tensor.Case) bool {
 	p := lookupProfile(profile)
 	if p == nil || c == nil {
 		return false
 	}
-	c = asBroadcastBase(p, c) // broadcastops.go
-	cl, ok := opClass(c.Op)
-	if !ok {
-		return false
+	if c.IsProgram() {
+		_, ok := e.runProgram(p, c)
+		return ok
 	}
-	f := p.families[cl]
-	return f != nil && wellFormed(cl, c) && !laterAttrs(cl, c) && f.supports(p, c)
+	_, ok := e.plan(p, c)
+	return ok
 }
 
 // Eval returns the engine's outcome for c under profile. Cases it does not
@@ -86,14 +89,40 @@ func (e *Engine) Eval(profile string, c *tensor.Case) tensor.Outcome {
 	if p == nil {
 		return tensor.UnsupportedOutcome("cpu engine: no profile %q", profile)
 	}
-	c = asBroadcastBase(p, c)
-	cl, ok := opClass(c.Op)
-	if !ok {
-		return tensor.UnsupportedOutcome("cpu engine: no op %q", c.Op)
+	if c.IsProgram() {
+		out, ok := e.runProgram(p, c)
+		if !ok {
+			return tensor.UnsupportedOutcome("cpu engine: a step of this program is not implemented for %s", profile)
+		}
+		return out
 	}
-	f := p.families[cl]
-	if f == nil || !wellFormed(cl, c) || laterAttrs(cl, c) || !f.supports(p, c) {
+	run, ok := e.plan(p, c)
+	if !ok {
 		return tensor.UnsupportedOutcome("cpu engine: %s is not implemented for %s", c.Op, profile)
 	}
-	return f.eval(e, p, c)
+	return run()
+}
+
+// plan finds how the engine evaluates the single-op case c under p, or
+// reports false when it does not implement it.
+func (e *Engine) plan(p *profile, c *tensor.Case) (run func() tensor.Outcome, ok bool) {
+	c = asBroadcastBase(p, c) // broadcastops.go
+	cl, ok := opClass(c.Op)
+	if !ok {
+		return nil, false
+	}
+	f := p.families[cl]
+	if f == nil || !wellFormed(cl, c) || laterAttrs(cl, c) {
+		return nil, false
+	}
+	c, out, v := spellViews(p, cl, c)
+	switch {
+	case v == decline:
+		return nil, false
+	case v == answered:
+		return func() tensor.Outcome { return out }, true
+	case !f.supports(p, c):
+		return nil, false
+	}
+	return func() tensor.Outcome { return f.eval(e, p, c) }, true
 }

@@ -380,10 +380,10 @@ func kMinNaN[T floating](dst, a, b []T) fault {
 	return 0
 }
 
-// kRemNdarray computes burn ndarray's i64 remainder a - b * floor(a / b) in
+// kRemNdarray computes burn ndarray's integer remainder a - b * floor(a / b) in
 // f64, converted back with a range check: faultOverflow marks a result that
 // is NaN (b == 0) or outside i64 ("Float cannot be represented", a panic).
-func kRemNdarray(dst, a, b []int64) fault {
+func kRemNdarray[T integer](dst, a, b []T) fault {
 	b = b[:len(dst)]
 	a = a[:len(dst)]
 	var ov uint8
@@ -393,7 +393,7 @@ func kRemNdarray(dst, a, b []int64) fault {
 		bad := r != r || r <= -0x1p63 || r >= 0x1p63
 		ov |= b2u(bad)
 		if !bad {
-			dst[i] = int64(r)
+			dst[i] = T(int64(r))
 		}
 	}
 	return fault(ov) * faultOverflow

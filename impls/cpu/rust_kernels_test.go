@@ -255,7 +255,7 @@ func TestRustKernelsStayInBounds(t *testing.T) {
 	f32s := func(n int) []float32 { return randFloats[float32](r, n) }
 	for name, k := range map[string]binaryKernel[int64, int64]{
 		"add-checked": kAddChecked[int64], "sub-checked": kSubChecked[int64], "mul-checked": kMulChecked[int64],
-		"pow-u32": kPowU32[int64], "pow-nonneg": kPowNonNeg[int64], "rem-ndarray": kRemNdarray,
+		"pow-u32": kPowU32[int64], "pow-nonneg": kPowNonNeg[int64], "rem-ndarray": kRemNdarray[int64],
 	} {
 		guardBinary(t, name, boundarySizes, i64s, k)
 	}

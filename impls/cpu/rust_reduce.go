@@ -57,6 +57,25 @@ func sumRow[T number](x []T) T {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// rustProdChecked is the product of each group in row-major order with
+// Rust's overflow check (Iterator::product in a debug build): it reports
+// faultOverflow when a partial product overflows.
+func rustProdChecked[T integer](dst, src []T, g rustGeom) fault {
+	var f fault
+	acc, x := make([]T, 1), make([]T, 1)
+	for o := 0; o < g.outer; o++ {
+		for j := 0; j < g.inner; j++ {
+			acc[0] = 1
+			for k := 0; k < g.n; k++ {
+				x[0] = src[(o*g.n+k)*g.inner+j]
+				f |= kMulChecked(acc, acc, x)
+			}
+			dst[o*g.inner+j] = acc[0]
+		}
+	}
+	return f
+}
+
 // rustSumChecked is rustSum for integers with Rust's overflow check: it
 // reports faultOverflow when a partial sum, in row-major order, overflows
 // (a debug build panics there even if later terms bring the sum back).

@@ -51,6 +51,15 @@ func (b *Backend) Supports(profile string, c *tensor.Case) bool {
 	if profile != Profile || c == nil {
 		return false
 	}
+	if c.IsProgram() {
+		_, ok := b.runProgram(c)
+		return ok
+	}
+	return b.supportsOp(c)
+}
+
+// supportsOp is Supports for a single-op case.
+func (b *Backend) supportsOp(c *tensor.Case) bool {
 	op, ok := tensor.LookupOp(c.Op)
 	if !ok || !simulatedClasses[op.Class] {
 		return false
@@ -129,9 +138,36 @@ func scalarWellTyped(s *tensor.Scalar) bool {
 // Eval runs c as candle/metal on the backend's device. Cases it does not
 // support get an unsupported outcome that says so.
 func (b *Backend) Eval(profile string, c *tensor.Case) tensor.Outcome {
+	if profile == Profile && c != nil && c.IsProgram() {
+		if out, ok := b.runProgram(c); ok {
+			return out
+		}
+	}
 	if !b.Supports(profile, c) {
 		return tensor.UnsupportedOutcome("%s: %s is not implemented for %s", b.name, c.Op, profile)
 	}
 	h := &host{dev: b.dev}
 	return h.evalCase(c)
+}
+
+// runProgram runs the steps of program c in order on the device, each
+// result downloaded and uploaded again as the next step's input (the
+// simulator keeps no tensor between calls; the values are the same), the
+// first outcome that is not a value ending it. ok is false when a step
+// that runs is not simulated.
+func (b *Backend) runProgram(c *tensor.Case) (tensor.Outcome, bool) {
+	vals := make([]*tensor.Tensor, len(c.Steps))
+	var out tensor.Outcome
+	for j := range c.Steps {
+		sc := c.StepCase(j, vals)
+		if !b.supportsOp(sc) {
+			return out, false
+		}
+		h := &host{dev: b.dev}
+		if out = h.evalCase(sc); out.Form != tensor.FormValue {
+			return out, true
+		}
+		vals[j] = out.Value
+	}
+	return out, true
 }

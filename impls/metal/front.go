@@ -31,6 +31,9 @@ func (h *host) evalCase(c *tensor.Case) tensor.Outcome {
 			if _, ok := candleType(a.Tensor.DType); !ok {
 				return tensor.UnsupportedOutcome("candle has no %s dtype (the trait `WithDType` is not implemented for `%s`)", a.Tensor.DType, a.Tensor.DType)
 			}
+			if v := a.Tensor.View; v != nil && !narrowable(v) {
+				return tensor.UnsupportedOutcome("candle has no strided slice: narrow takes a start and a length, not a step")
+			}
 		}
 	}
 	op, _ := tensor.LookupOp(c.Op)
@@ -58,6 +61,18 @@ func (h *host) evalCase(c *tensor.Case) tensor.Outcome {
 		panic(fmt.Sprintf("metal: %s: %v", c.Describe(), err))
 	}
 	return tensor.ValueOutcome(v)
+}
+
+// narrowable reports whether candle's narrow can take the view's slices:
+// every step is 1 (a view input is uploaded as its storage, then narrowed,
+// permuted and broadcast, which change only the layout: upload).
+func narrowable(v *tensor.View) bool {
+	for _, s := range v.Slice {
+		if s[2] != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // unsupportedErr is a program that does not compile, or an op candle lacks.

@@ -124,7 +124,8 @@ func run(corpus string, generated int, dir string, zips []string, dict string, r
 func dictionary() []byte {
 	var words []string
 	for _, k := range []string{"id", "op", "args", "attrs", "dtype", "shape", "data", "scalar", "kind",
-		"value", "literal", "host", "start", "group", "rank", "to", "mode", "dim", "keepdim", "tolerance_ulps"} {
+		"value", "literal", "host", "start", "group", "rank", "to", "mode", "dim", "keepdim", "tolerance_ulps",
+		"view", "base", "permute", "slice", "expand", "format", "steps", "arg", "step"} {
 		words = append(words, `"`+k+`": `)
 	}
 	for _, op := range tensor.Ops {

@@ -4,7 +4,8 @@
 The protocol is described in ../PROTOCOL.md. In short: at start the adapter
 prints one handshake line (its framework versions and the profiles it serves);
 then, for every line it reads on standard input (one case in case format v1,
-with an added top-level "profile"), it prints exactly one line on standard
+with an added top-level "profile"; views and format 2 programs included, as
+its handshake's "features" say), it prints exactly one line on standard
 output: the outcome, in case format v1.
 
 Only the standard library is required; the profiles served are those whose
@@ -259,6 +260,17 @@ class Framework:
     def cast(self, a, to):
         return a.astype(self.dtype(to))
 
+    def view(self, x, v):
+        """The view's steps on its storage x, with the framework's own view ops."""
+        perm = v.get("permute")
+        if perm:
+            x = self.ns.transpose(x, tuple(perm))
+        if v.get("slice"):
+            x = x[slices(v["slice"])]
+        if v.get("expand") is not None:
+            x = self.ns.broadcast_to(x, tuple(v["expand"]))
+        return x
+
 
 class NumPy(Framework):
     name = "numpy"
@@ -361,6 +373,16 @@ class Torch(Framework):
 
     def cast(self, a, to):
         return a.to(self.dtype(to))
+
+    def view(self, x, v):
+        perm = v.get("permute")
+        if perm:
+            x = x.permute(*perm)
+        if v.get("slice"):
+            x = x[slices(v["slice"])]
+        if v.get("expand") is not None:
+            x = x.expand(*v["expand"])
+        return x
 
     def tolist(self, a):
         if self.names.get(a.dtype) in ("u16", "u32", "u64"):
@@ -495,15 +517,49 @@ def load_frameworks():
 
 # --- evaluating a case ----------------------------------------------------------------------
 
+def slices(spec):
+    """A view's slices ([start, stop, step] per dim) as an index."""
+    return tuple(slice(a, b, c) for a, b, c in spec)
+
+
 def arg_value(fw, a):
+    """An input: a host scalar, a tensor, or a view (its storage, then its steps)."""
     if "scalar" in a:
         return scalar_value(a)
-    return fw.make(a)
+    v = a.get("view")
+    if v is None:
+        return fw.make(a)
+    storage = dict(a, shape=v["base"])
+    del storage["view"]
+    return fw.view(fw.make(storage), v)
 
 
 def run_op(fw, case):
-    op, args, attrs = case["op"], case.get("args", []), case.get("attrs", {}) or {}
-    vals = [arg_value(fw, a) for a in args]
+    if case.get("format") == 2:
+        return run_program(fw, case)
+    vals = [arg_value(fw, a) for a in case.get("args", [])]
+    return apply_op(fw, case["op"], vals, case.get("attrs", {}) or {})
+
+
+def run_program(fw, case):
+    """A program: each step on the program's inputs ({"arg": i}), earlier results
+    ({"step": j}, kept as framework tensors) or literals; the first exception ends it."""
+    inputs = [arg_value(fw, a) for a in case.get("args", [])]
+    results = []
+    for step in case["steps"]:
+        vals = []
+        for a in step.get("args", []):
+            if set(a) == {"arg"}:
+                vals.append(inputs[a["arg"]])
+            elif set(a) == {"step"}:
+                vals.append(results[a["step"]])
+            else:
+                vals.append(arg_value(fw, a))
+        results.append(apply_op(fw, step["op"], vals, step.get("attrs", {}) or {}))
+    return results[-1]
+
+
+def apply_op(fw, op, vals, attrs):
     if op in BINARY_OPERATORS or op in ("trunc_div", "fmod", "maximum", "minimum"):
         return fw.binary(op, vals[0], vals[1])
     if op == "neg" or op == "bitwise_not" or op in UNARY_FUNCTIONS:
@@ -647,7 +703,7 @@ def main():
 
     fws, versions, notes = load_frameworks()
     hello = {"tfuzz_adapter": PROTOCOL, "adapter": "tfuzz_adapter.py", "frameworks": versions,
-             "profiles": sorted(fws), "notes": notes}
+             "profiles": sorted(fws), "notes": notes, "features": ["views", "programs"]}
     proto.write(json.dumps(hello) + "\n")
     proto.flush()
     for line in sys.stdin:
