@@ -233,7 +233,7 @@ func (r *runner) runCase(j int64) (done bool) {
 		ti = r.tierOf[k][tier]
 	}
 	count.kinds(c, false)
-	if !target.Backend.Supports(target.Profile, c) {
+	if !props.Supports(target.Backend, target.Profile, c) {
 		count.cases.Add(1)
 		count.declined.Add(1)
 		r.tierCases[ti].Add(1)

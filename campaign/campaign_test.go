@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -205,4 +206,46 @@ func TestStopAfterFindings(t *testing.T) {
 	if st.Elapsed > 20*time.Second || st.FoundAt[0] > st.Elapsed {
 		t.Errorf("stopped after %s, first finding at %s", st.Elapsed, st.FoundAt[0])
 	}
+}
+
+// panickySupports panics in Supports (and in Eval) on neg, as the CPU
+// engine does when planning a program runs a kernel with a bug: the
+// campaign must report it as a backend panic, not die.
+type panickySupports struct{ buggyBackend }
+
+func (panickySupports) Supports(p string, c *tensor.Case) bool {
+	if c.Op == "neg" {
+		panic("a bug while planning")
+	}
+	return buggyBackend{}.Supports(p, c)
+}
+
+func (panickySupports) Eval(p string, c *tensor.Case) tensor.Outcome {
+	if c.Op == "neg" {
+		panic("a bug while planning")
+	}
+	return buggyBackend{}.Eval(p, c)
+}
+
+func TestPanicInSupportsIsAFinding(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{panickySupports{}, "numpy"}}
+	cfg.MaxCases = 2000
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Counts.BackendPanics == 0 {
+		t.Fatalf("no backend panic counted in %d cases", st.Cases)
+	}
+	findings, err := ReadFindings(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		if f.Case.Op == "neg" && strings.HasSuffix(f.Info.Signature, "backend-panic") {
+			return
+		}
+	}
+	t.Errorf("no backend-panic finding on neg among %d findings", len(findings))
 }

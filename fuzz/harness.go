@@ -86,7 +86,7 @@ func CheckBackend(b tensor.Backend, data []byte) error {
 			continue
 		}
 		for _, p := range b.Profiles() {
-			if !b.Supports(p, x) || model.Eval(p, x).NotModeled() {
+			if !props.Supports(b, p, x) || model.Eval(p, x).NotModeled() {
 				continue
 			}
 			if f := props.Differential(b, p, x); f != nil {

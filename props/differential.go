@@ -86,6 +86,20 @@ func SafeEval(b tensor.Backend, profile string, c *tensor.Case) (out tensor.Outc
 	return b.Eval(profile, c), "", false
 }
 
+// Supports reports whether b supports c under profile. A Go panic in the
+// backend's Supports counts as support: Eval is then called, runs the same
+// code (the CPU engine plans a case the same way in both) and SafeEval
+// reports the panic as the backend's finding, where otherwise it would end
+// the campaign.
+func Supports(b tensor.Backend, profile string, c *tensor.Case) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = true
+		}
+	}()
+	return b.Supports(profile, c)
+}
+
 // Check evaluates c under profile with the model and the backend and
 // compares them; the result is a finding only when Failed.
 func Check(b tensor.Backend, profile string, c *tensor.Case) *Finding {

@@ -159,7 +159,7 @@ func BuildAtlas(ctx context.Context, cfg AtlasConfig) (*Atlas, error) {
 	}
 	for _, sc := range cfg.Corpus {
 		c := bareCase(sc)
-		if !backend.Supports(cfg.From, c) {
+		if !props.Supports(backend, cfg.From, c) {
 			continue
 		}
 		if d := props.Differential(backend, cfg.From, c); d != nil {

@@ -169,7 +169,7 @@ func evalOne(ctx context.Context, o evalOptions, p string, c *tensor.Case) (tens
 		if o.backend == nil {
 			return model.Eval(p, c)
 		}
-		if !o.backend.Supports(p, c) {
+		if !props.Supports(o.backend, p, c) {
 			kind = declined
 			return tensor.UnsupportedOutcome("tfuzz: backend %s does not support this case", o.backend.Name())
 		}

@@ -140,7 +140,7 @@ func (imp importer) importCrash(path string) (int, error) {
 	for _, t := range targets {
 		// the case, and its tier-sized twin that the fuzz target checked too
 		for _, x := range []*tensor.Case{c, fuzz.TierTwin(t.Backend, data, c)} {
-			if x == nil || !t.Backend.Supports(t.Profile, x) || x != c && imp.budget.Check(x, 2) != nil {
+			if x == nil || !props.Supports(t.Backend, t.Profile, x) || x != c && imp.budget.Check(x, 2) != nil {
 				continue
 			}
 			f := props.Differential(boundBackend{t.Backend, ctx}, t.Profile, x)

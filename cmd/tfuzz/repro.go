@@ -100,7 +100,7 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 		return exitUsage
 	}
 	switch {
-	case !b.Supports(sf.Info.Profile, sf.Case):
+	case !props.Supports(b, sf.Info.Profile, sf.Case):
 		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  declined: the backend no longer takes the case (nothing to compare)\n",
 			path, b.Name(), sf.Info.Profile, sf.Case.Describe())
 		return exitClean

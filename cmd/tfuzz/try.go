@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tfuzz/tfuzz/model"
+	"github.com/tfuzz/tfuzz/props"
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
@@ -112,7 +113,7 @@ func printTry(ctx context.Context, w io.Writer, c *tensor.Case, profiles []strin
 		if backend != nil {
 			got := tensor.UnsupportedOutcome("not served here")
 			mark := ""
-			if contains(backend.Profiles(), p) && backend.Supports(p, c) {
+			if contains(backend.Profiles(), p) && props.Supports(backend, p, c) {
 				got = backend.Eval(p, c)
 				mark = "MISMATCH"
 				if tensor.Compare(want, got, c.Tolerance()).Match() {
