@@ -64,3 +64,25 @@ func BenchmarkModelEval(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDrawAndCheck is a campaign's work per small case without the
+// campaign around it: draw a case aimed at a profile (cycling through the
+// engine's profiles as a campaign's targets do), ask the engine whether it
+// supports it, and check it against the model. ns/op is per case.
+func BenchmarkDrawAndCheck(b *testing.B) {
+	eng := cpu.New()
+	gen := NewGen(CaseOptions{})
+	profiles := eng.Profiles()
+	for _, p := range profiles {
+		supportOf(p) // the one-time probe, as a campaign's start pays it
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		p := profiles[i%len(profiles)]
+		c, _ := gen.Draw(NewStream(uint64(i)), Aim{Profile: p})
+		if Supports(eng, p, c) {
+			Check(eng, p, c)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s/core")
+}
