@@ -22,6 +22,7 @@ func Eval(name string, c *tensor.Case) tensor.Outcome {
 // rules that decided it.
 func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 	e := &evaluation{p: p, c: c}
+	e.rules = e.ruleSpace[:0]
 	var out tensor.Outcome
 	if c.IsProgram() {
 		out = e.program()
@@ -31,7 +32,11 @@ func (p *Profile) Eval(c *tensor.Case) tensor.Outcome {
 	if len(e.rules) == 0 {
 		e.use(ordinaryRule(p.Framework))
 	}
-	out.Rules = append(out.Rules, e.rules...)
+	if len(out.Rules) == 0 {
+		out.Rules = e.rules
+	} else {
+		out.Rules = append(out.Rules[:len(out.Rules):len(out.Rules)], e.rules...)
+	}
 	if out.Form == tensor.FormUnsupported && e.silent {
 		out.Cause = tensor.CauseNotModeled
 	}
@@ -66,11 +71,12 @@ func hasComplexScalar(c *tensor.Case) bool {
 
 // evaluation is the state of evaluating one case under one profile.
 type evaluation struct {
-	p        *Profile
-	c        *tensor.Case
-	rules    []string
-	warnings []string
-	silent   bool // a rule that states nothing decided part of the outcome
+	p         *Profile
+	c         *tensor.Case
+	rules     []string
+	ruleSpace [4]string // rules' first backing array: most outcomes name few
+	warnings  []string
+	silent    bool // a rule that states nothing decided part of the outcome
 	// buildOnly: a traced graph is being built (program.go): the checks of
 	// values that run later are skipped, the rest decides as usual
 	buildOnly bool

@@ -435,8 +435,9 @@ var jaxUpperBounds = func() map[jaxNode]map[jaxNode]bool {
 	return ub
 }()
 
-// jaxJoin is the least upper bound of nodes in the lattice.
-func jaxJoin(nodes ...jaxNode) jaxNode {
+// jaxLeastUpperBound is the least upper bound of nodes in the lattice,
+// computed from the sets of upper bounds (jaxJoinOf tabulates it for pairs).
+func jaxLeastUpperBound(nodes ...jaxNode) jaxNode {
 	common := map[jaxNode]bool{}
 	for m := range jaxUpperBounds[nodes[0]] {
 		common[m] = true
@@ -461,6 +462,34 @@ func jaxJoin(nodes ...jaxNode) jaxNode {
 		}
 	}
 	panic("model: JAX lattice has no least upper bound")
+}
+
+// jaxJoinOf is jaxLeastUpperBound of every pair of nodes, tabulated once:
+// promotion runs for every case, and the join is associative, so a join of
+// any number of nodes is a fold of table lookups.
+var jaxJoinOf = func() map[[2]jaxNode]jaxNode {
+	t := map[[2]jaxNode]jaxNode{}
+	for a := range jaxLattice {
+		for b := range jaxLattice {
+			t[[2]jaxNode{a, b}] = jaxLeastUpperBound(a, b)
+		}
+	}
+	return t
+}()
+
+// jaxJoin is the least upper bound of nodes in the lattice.
+func jaxJoin(nodes ...jaxNode) jaxNode {
+	j := nodes[0]
+	if _, ok := jaxLattice[j]; !ok {
+		panic("model: a JAX lattice node of no dtype")
+	}
+	for _, n := range nodes[1:] {
+		var ok bool
+		if j, ok = jaxJoinOf[[2]jaxNode{j, n}]; !ok {
+			panic("model: a JAX lattice node of no dtype")
+		}
+	}
+	return j
 }
 
 // jaxDType materializes a node: weak types take the default dtype of their

@@ -101,7 +101,10 @@ func TestShrinkKeepsAViewTheDivergenceNeeds(t *testing.T) {
 	if view.Len() > 4 || elems > 5 || view.Rank() != 2 {
 		t.Errorf("shrunk to %d elements, a view of rank %d: want a permuted 2-D view of 4 elements (and one partner)", elems, view.Rank())
 	}
-	if view.View.Slice != nil || view.View.Expand != nil {
+	// A permutation shows on 4 elements of a 2 x 2 view; with a slice, on
+	// one element of a larger storage (fewer elements weigh less). Either
+	// is minimal; a slice beside 4 elements, or a broadcast, is not.
+	if view.View.Slice != nil && view.Len() >= 4 || view.View.Expand != nil {
 		t.Errorf("the view kept steps the divergence does not need: %s", view.View)
 	}
 }

@@ -85,9 +85,28 @@ func rangeValue(d *draw, dt tensor.DType) uint64 {
 	return tensor.FloatBits(x, dt)
 }
 
-// fillElements draws every element of x.
+// fillElements draws every element of x: each on its own, or, one time in
+// fewValuesOneIn, from two or three values drawn first, so that equal
+// elements are common (ties of max, min, argmax and sort; +0 beside -0; a
+// value beside itself in a comparison).
 func (d *draw) fillElements(x *tensor.Tensor, b bias) {
-	for i := 0; i < x.Len(); i++ {
+	n := x.Len()
+	if n < 3 || !d.oneIn(fewValuesOneIn) {
+		for i := 0; i < n; i++ {
+			d.setElement(x, i, b)
+		}
+		return
+	}
+	k := d.between(2, 3)
+	words := len(x.Data) / n
+	for i := 0; i < k; i++ {
 		d.setElement(x, i, b)
 	}
+	for i := k; i < n; i++ {
+		j := d.intn(k)
+		copy(x.Data[i*words:(i+1)*words], x.Data[j*words:(j+1)*words])
+	}
 }
+
+// fewValuesOneIn is how often a small tensor holds only a few values.
+const fewValuesOneIn = 4

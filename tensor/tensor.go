@@ -43,9 +43,31 @@ func New(d DType, shape ...int) *Tensor {
 	if !d.Valid() {
 		panic("tensor: New with an invalid dtype")
 	}
-	n := NumElements(shape)
-	return &Tensor{DType: d, Shape: append([]int{}, shape...), Data: make([]uint64, n*wordsPer(d))}
+	words := NumElements(shape) * wordsPer(d)
+	if len(shape) > smallRank || words > smallWords {
+		return &Tensor{DType: d, Shape: append([]int{}, shape...), Data: make([]uint64, words)}
+	}
+	// Most tensors a campaign makes are small: one allocation holds the
+	// tensor, its shape and its elements (the slices are capped, so an
+	// append never writes into the neighbouring field).
+	s := &smallTensor{}
+	n := copy(s.shape[:], shape)
+	s.Tensor = Tensor{DType: d, Shape: s.shape[:n:n], Data: s.data[:words:words]}
+	return &s.Tensor
 }
+
+// smallTensor is a tensor of at most smallRank dims and smallWords words in
+// one allocation.
+type smallTensor struct {
+	Tensor
+	shape [smallRank]int
+	data  [smallWords]uint64
+}
+
+const (
+	smallRank  = 4
+	smallWords = 8
+)
 
 // NumElements returns the product of shape (1 for a 0-dim shape).
 func NumElements(shape []int) int {
