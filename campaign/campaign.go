@@ -198,7 +198,7 @@ func (r *runner) work(drawing context.Context, w int) {
 func (r *runner) aimTargets() {
 	r.aims = make([]props.Aim, len(r.cfg.Targets))
 	for k, t := range r.cfg.Targets {
-		r.aims[k] = props.Aim{Profile: t.Profile, Tiers: props.TiersOf(t.Backend)}
+		r.aims[k] = props.Aim{Profile: t.Profile, Tiers: props.TiersFor(t.Backend, t.Profile)}
 	}
 	r.counts = make([]liveCounts, len(r.cfg.Targets))
 	r.tierNames = tierNames(r.aims)

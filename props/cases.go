@@ -154,6 +154,9 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 				}
 			}
 		}
+		if tier != nil {
+			ds = slices.DeleteFunc(slices.Clone(ds), func(d tensor.DType) bool { return !tier.holds(d) })
+		}
 		if len(ds) > 0 {
 			s.ops = append(s.ops, op)
 			s.dtypes[op] = ds

@@ -48,12 +48,26 @@ func (t *Tier) Name() string { return t.PathSize.Name }
 // TiersOf returns the size tiers of a backend: one per path size it states
 // (none for a backend that states none, such as an adapter, whose cases
 // cross a pipe and are better kept small).
-func TiersOf(b tensor.Backend) []Tier {
+func TiersOf(b tensor.Backend) []Tier { return tiersWhere(b, func(tensor.PathSize) bool { return true }) }
+
+// TiersFor returns the size tiers of a backend checked on profile: those
+// whose path the profile takes. Their share of the time is the share all
+// of a backend's tiers take.
+func TiersFor(b tensor.Backend, profile string) []Tier {
+	return tiersWhere(b, func(s tensor.PathSize) bool { return s.Profiles == nil || slices.Contains(s.Profiles, profile) })
+}
+
+func tiersWhere(b tensor.Backend, keep func(tensor.PathSize) bool) []Tier {
 	ps, ok := b.(tensor.PathSizer)
 	if !ok {
 		return nil
 	}
-	sizes := ps.PathSizes()
+	var sizes []tensor.PathSize
+	for _, s := range ps.PathSizes() {
+		if keep(s) {
+			sizes = append(sizes, s)
+		}
+	}
 	weight := func(s tensor.PathSize) float64 { return float64(max(s.Weight, 1)) }
 	var total float64
 	for _, s := range sizes {
@@ -99,6 +113,9 @@ func (t *Tier) reaches(op string) bool {
 	}
 	return false
 }
+
+// holds reports whether a main input of dtype dt takes the tier's path.
+func (t *Tier) holds(dt tensor.DType) bool { return t.DTypes == nil || slices.Contains(t.DTypes, dt) }
 
 // size draws an element count at or around the tier's size: one below, at,
 // one above, a few multiples, or anywhere up to half again as large.
@@ -264,7 +281,7 @@ const maxTwinShare = 250_000
 // nil when c's op does not change path at the tier's size, or c has no
 // tensor argument, or an empty one.
 func Enlarge(c *tensor.Case, t *Tier, src Source) *tensor.Case {
-	if !t.reaches(c.Op) {
+	if !t.reaches(c.Op) || len(c.Args) > 0 && c.Args[0].Tensor != nil && !t.holds(c.Args[0].Tensor.DType) {
 		return nil
 	}
 	d := &draw{src: src}

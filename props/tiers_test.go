@@ -1,6 +1,7 @@
 package props
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tfuzz/tfuzz/impls/cpu"
@@ -68,7 +69,7 @@ func TestEnlargeReachesTheTier(t *testing.T) {
 	}
 	for k := range tiers {
 		for _, op := range []string{"add", "sum", "cumsum"} {
-			if !tiers[k].reaches(op) {
+			if !tiers[k].reaches(op) || !tiers[k].holds(tensor.I8) {
 				continue
 			}
 			c := small(op)
@@ -100,4 +101,33 @@ func largest(c *tensor.Case) int {
 		}
 	}
 	return n
+}
+
+// TestTiersKeepToTheirPath: a target draws only the tiers whose path its
+// profile takes (no streaming-store tier for candle), and a tier case's
+// main input has a dtype the tier's path takes (i64 or f32 for the
+// streaming stores, floats for the pairwise blocks).
+func TestTiersKeepToTheirPath(t *testing.T) {
+	eng := cpu.New()
+	g := NewGen(CaseOptions{})
+	for _, p := range []string{"numpy", "pytorch/cpu", "candle/cpu-release", "burn/flex-debug"} {
+		tiers := TiersFor(eng, p)
+		for _, tier := range tiers {
+			if tier.Profiles != nil && !slices.Contains(tier.Profiles, p) {
+				t.Errorf("%s: drew tier %s, whose path it does not take", p, tier.Name())
+			}
+		}
+		for i := uint64(0); i < 40_000; i++ {
+			c, k := g.Draw(NewStream(i), Aim{Profile: p, Tiers: tiers})
+			if k < 0 || c.IsProgram() || len(c.Args) == 0 || c.Args[0].Tensor == nil {
+				continue
+			}
+			if dt := c.Args[0].Tensor.DType; !tiers[k].holds(dt) {
+				t.Errorf("%s: a %s case of %s, whose path it does not take", p, tiers[k].Name(), dt)
+			}
+		}
+	}
+	if slices.ContainsFunc(TiersFor(eng, "candle/cpu-release"), func(t Tier) bool { return t.Name() == "streaming stores" }) {
+		t.Error("candle's targets draw the streaming-store tier of the Python binary family")
+	}
 }

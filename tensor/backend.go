@@ -27,6 +27,8 @@ type PathSize struct {
 	Dim      bool     // Elements is the length of one dimension (a row, a reduced dim), not of the whole tensor
 	Align    int      // the tensor is cut into pieces aligned to this many elements (0: not cut)
 	Ops      []string // the ops whose path changes (nil: every op that takes a tensor)
+	Profiles []string // the profiles whose path changes (nil: every profile the backend claims)
+	DTypes   []DType  // the main input dtypes whose path changes (nil: every dtype)
 	// Weight is the share of the tier time this size gets, relative to the
 	// others (0 counts as 1): more for paths small cases can never show.
 	Weight int

@@ -10,24 +10,29 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 	elementwise := opsOfClass(tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast)
 	reductions := opsOfClass(tensor.ClassReduce)
 	sums := []string{"sum", "mean"}
+	floats := []tensor.DType{tensor.F16, tensor.BF16, tensor.F32, tensor.F64}
+	ints := []tensor.DType{tensor.Bool, tensor.U8, tensor.I8, tensor.I16, tensor.U16, tensor.I32, tensor.U32, tensor.I64, tensor.U64}
+	python := profileNames(pythonProfiles())
+	torch := profileNames(frameworkProfiles(fwPyTorch))
+	numpy := profileNames(frameworkProfiles(fwNumPy))
 	sizes := []tensor.PathSize{
 		// iter.go: strided and broadcast operands are gathered a tile at a time
 		{Name: "strided tiles", Elements: tileLen, Ops: elementwise},
 		// sumorder.go pairwiseSum: in order below 8, eight accumulators up
-		// to 128, halves above (NumPy's pairwise_sum)
-		{Name: "pairwise blocks", Elements: 128, Dim: true, Ops: sums},
+		// to 128, halves above (NumPy's pairwise_sum of a float axis)
+		{Name: "pairwise blocks", Elements: 128, Dim: true, Ops: sums, Profiles: numpy, DTypes: floats},
 		// sumorder.go torchMultiRow: the cascade folds level 0 every 16 rows
 		// of 4 vectors (512 f32 values), level 1 every 256 rows
-		{Name: "cascade level 1", Elements: 16 * 4 * torchVecBytes / 4, Dim: true, Ops: sums},
-		{Name: "cascade level 2", Elements: 256 * 4 * torchVecBytes / 4, Dim: true, Ops: sums},
+		{Name: "cascade level 1", Elements: 16 * 4 * torchVecBytes / 4, Dim: true, Ops: sums, Profiles: torch, DTypes: floats},
+		{Name: "cascade level 2", Elements: 256 * 4 * torchVecBytes / 4, Dim: true, Ops: sums, Profiles: torch, DTypes: floats},
 		// pyreduce_run.go sumWords decodes integer sums a tile at a time;
 		// sum.go's u8 SWAR folds its lanes every 32 blocks of 64 bytes
-		{Name: "integer sum tiles", Elements: sumTile, Ops: sums},
+		{Name: "integer sum tiles", Elements: sumTile, Ops: sums, Profiles: python, DTypes: ints},
 		// pyreduce.go planTorchRed: from GRAIN_SIZE elements PyTorch may split
 		// a reduction across threads, which opens its order
-		{Name: "reduction grain", Elements: torchGrain, Ops: reductions},
-		// streaming stores of large contiguous int64 and float32 adds
-		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}},
+		{Name: "reduction grain", Elements: torchGrain, Ops: reductions, Profiles: torch},
+		// addnt.go: streaming stores of large contiguous int64 and float32 adds
+		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}, Profiles: python, DTypes: []tensor.DType{tensor.I64, tensor.F32}},
 	}
 	if e.workers > 1 {
 		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
@@ -53,4 +58,23 @@ func opsOfClass(classes ...tensor.OpClass) []string {
 		}
 	}
 	return ops
+}
+
+func profileNames(ps []*profile) []string {
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.name)
+	}
+	return names
+}
+
+// frameworkProfiles returns the profiles of one framework.
+func frameworkProfiles(fw framework) []*profile {
+	var ps []*profile
+	for _, p := range profiles {
+		if p.fw == fw {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
