@@ -48,7 +48,9 @@ func (t *Tier) Name() string { return t.PathSize.Name }
 // TiersOf returns the size tiers of a backend: one per path size it states
 // (none for a backend that states none, such as an adapter, whose cases
 // cross a pipe and are better kept small).
-func TiersOf(b tensor.Backend) []Tier { return tiersWhere(b, func(tensor.PathSize) bool { return true }) }
+func TiersOf(b tensor.Backend) []Tier {
+	return tiersWhere(b, func(tensor.PathSize) bool { return true })
+}
 
 // TiersFor returns the size tiers of a backend checked on profile: those
 // whose path the profile takes. Their share of the time is the share all
