@@ -11,7 +11,7 @@ import (
 // const_set_*), read at candle 2a13b0f3.
 
 // whereKernels are the (condition, value) pairs MetalStorage::where_cond
-// names a kernel for (metal_backend/mod.rs:872-882); ternary.metal has 18
+// names a kernel for (metal_backend/mod.rs:873-881); ternary.metal has 18
 // kernels, the host reaches these seven.
 var whereKernels = map[[2]mslType]string{
 	{tUchar, tFloat}: "where_u8_f32", {tUint, tFloat}: "where_u32_f32", {tUchar, tBfloat}: "where_u8_bf16",

@@ -3,7 +3,7 @@
 // where_IDS_T selects between two T tensors by an IDS condition: candle's
 // 18 kernels, conditions u8, u32 and i64 over values f16, f32, u8, u32,
 // i64 and bf16 (ternary.metal:98-125 at 2a13b0f3). candle's host names
-// only seven of them (metal_backend/mod.rs:872-882: u8 over f32, bf16,
+// only seven of them (metal_backend/mod.rs:873-881: u8 over f32, bf16,
 // f16, i64, u32, u8, and u32 over f32) and bails for every other pair, so
 // the rest are never loaded. The three operands share the shape dims
 // (rank entries); each is read at i when it is contiguous and at
