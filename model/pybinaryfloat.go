@@ -9,7 +9,7 @@ import "github.com/tfuzz/tfuzz/tensor"
 
 var (
 	torchRDiv = newRule("pytorch.div.scalar-left",
-		"s / t is t.reciprocal() * s (Tensor.__rtruediv__): the reciprocal is rounded to the dtype, then multiplied",
+		"s / t is t.reciprocal() * s (Tensor.__rtruediv__): the reciprocal is rounded to the tensor's dtype (a complex tensor's by c10's complex division; a real tensor's in its float dtype, then promoted with a +0 imaginary part when s is complex), then multiplied",
 		"torch/_tensor.py __rdiv__ (source); promotion.md §2.4, §6.4")
 	cudaScalarDiv = newRule("pytorch.cuda.div-by-scalar",
 		"PyTorch CUDA divides by a CPU scalar b as a * (1/b), the reciprocal rounded in opmath (also for floor_div and trunc_div)",

@@ -220,6 +220,12 @@ func (b *pyBin) complexMul(x, y complex128) (complex128, bool) {
 // complexDiv is x/y under the profile; the bool marks an unspecified result.
 func (b *pyBin) complexDiv(x, y complex128) (complex128, bool) {
 	f := cfpu{b.compute.Component()}
+	if b.e.p.Framework == PyTorch && b.args[0].isScalar() {
+		b.e.use(torchRDiv) // s / t is t.reciprocal() * s
+		r, open1 := b.torchReciprocal(y, f)
+		v, open2 := b.complexMul(r, x)
+		return v, open1 || open2
+	}
 	if b.e.p.Framework == PyTorch && b.e.p.Device == CUDA && b.args[1].isScalar() {
 		b.e.use(cudaScalarDiv) // x * (1/y): the reciprocal on the host, then a device multiply
 		r, open1 := b.complexDivBy(complex(1, 0), y, f)
@@ -227,6 +233,22 @@ func (b *pyBin) complexDiv(x, y complex128) (complex128, bool) {
 		return v, open1 || open2
 	}
 	return b.complexDivBy(x, y, f)
+}
+
+// torchReciprocal is t.reciprocal() of the tensor element y (converted to
+// the complex compute dtype): a complex tensor's is 1/y by c10's division; a
+// real tensor's is 1/y in its own float dtype (an integer or bool tensor's
+// in the default f32), which the multiply then promotes with a +0 imaginary
+// part.
+func (b *pyBin) torchReciprocal(y complex128, f cfpu) (complex128, bool) {
+	td := b.args[1].t.DType
+	if td.IsComplex() {
+		return b.complexDivBy(complex(1, 0), y, f)
+	}
+	if !td.IsFloat() {
+		td = tensor.F32
+	}
+	return complex(roundTo(floatArith("div", 1, real(y), opmath(td)), td), 0), false
 }
 
 // complexDivBy is the framework's complex division algorithm.
