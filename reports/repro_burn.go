@@ -213,7 +213,9 @@ func burnOp(c *tensor.Case, args []string) (string, string) {
 	return "", "tfuzz has no burn spelling of " + c.Op
 }
 
-// burnCast converts between kinds (int(), float(), bool()) and then to the dtype.
+// burnCast is tensor.cast(dtype), which converts across kinds straight to
+// the target (an IntDType for a Float or Bool tensor, a FloatDType for an
+// Int or Bool one); .bool() for Bool.
 func burnCast(from, to tensor.DType, x string) (string, string) {
 	switch {
 	case to.IsComplex() || from.IsComplex():
@@ -221,13 +223,7 @@ func burnCast(from, to tensor.DType, x string) (string, string) {
 	case to == tensor.Bool:
 		return x + ".bool()", ""
 	case to.IsInt():
-		if !from.IsInt() {
-			x += ".int()"
-		}
 		return x + ".cast(IntDType::" + strings.ToUpper(to.String()) + ")", ""
-	}
-	if !from.IsFloat() {
-		x += ".float()"
 	}
 	return x + ".cast(FloatDType::" + strings.ToUpper(to.String()) + ")", ""
 }
