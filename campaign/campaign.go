@@ -233,17 +233,17 @@ func (r *runner) runCase(j int64) (done bool) {
 		ti = r.tierOf[k][tier]
 	}
 	count.kinds(c, false)
-	if !props.Supports(target.Backend, target.Profile, c) {
+	b := withContext(r.ctx, target.Backend)
+	f := props.TryCheck(b, target.Profile, c)
+	if b.interrupted() {
+		return false
+	}
+	if f == nil {
 		count.cases.Add(1)
 		count.declined.Add(1)
 		r.tierCases[ti].Add(1)
 		r.tierNanos[ti].Add(int64(time.Since(start)))
 		return true
-	}
-	b := withContext(r.ctx, target.Backend)
-	f := props.Check(b, target.Profile, c)
-	if b.interrupted() {
-		return false
 	}
 	count.cases.Add(1)
 	if f.Want.NotModeled() { // nothing to compare with

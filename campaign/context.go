@@ -38,5 +38,18 @@ func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 	return out
 }
 
+// TryEval passes a TryEvaler's one-pass support and evaluation through (a
+// backend that has one takes no context); without one, it is Supports then
+// Eval.
+func (b *ctxBackend) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bool) {
+	if te, ok := b.Backend.(tensor.TryEvaler); ok {
+		return te.TryEval(profile, c)
+	}
+	if !b.Backend.Supports(profile, c) {
+		return tensor.Outcome{}, false
+	}
+	return b.Eval(profile, c), true
+}
+
 // interrupted reports whether the context cut a call short.
 func (b *ctxBackend) interrupted() bool { return b.stop.Load() }

@@ -103,8 +103,41 @@ func Supports(b tensor.Backend, profile string, c *tensor.Case) (ok bool) {
 // Check evaluates c under profile with the model and the backend and
 // compares them; the result is a finding only when Failed.
 func Check(b tensor.Backend, profile string, c *tensor.Case) *Finding {
-	want := model.Eval(profile, c)
 	got, stack, panicked := SafeEval(b, profile, c)
+	return compareWithModel(b, profile, c, got, stack, panicked)
+}
+
+// TryCheck is Check of a case b supports, with support decided and the case
+// evaluated in one pass where b is a tensor.TryEvaler; the finding is nil
+// when b declines c. A Go panic counts as support, as in Supports.
+func TryCheck(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+	te, ok := b.(tensor.TryEvaler)
+	if !ok {
+		if !Supports(b, profile, c) {
+			return nil
+		}
+		return Check(b, profile, c)
+	}
+	got, supported, stack, panicked := safeTryEval(te, b.Name(), profile, c)
+	if !supported {
+		return nil
+	}
+	return compareWithModel(b, profile, c, got, stack, panicked)
+}
+
+func safeTryEval(te tensor.TryEvaler, name, profile string, c *tensor.Case) (out tensor.Outcome, ok bool, stack string, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, ok = tensor.PanicOutcome("go panic in backend %s: %v", name, r), true
+			stack, panicked = string(debug.Stack()), true
+		}
+	}()
+	out, ok = te.TryEval(profile, c)
+	return out, ok, "", false
+}
+
+func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tensor.Outcome, stack string, panicked bool) *Finding {
+	want := model.Eval(profile, c)
 	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
 		Compare: tensor.Compare(want, got, c.Tolerance()), Panicked: panicked, Stack: stack}
 }

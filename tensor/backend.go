@@ -17,6 +17,14 @@ type Backend interface {
 	Eval(profile string, c *Case) Outcome
 }
 
+// A TryEvaler decides whether it supports a case and evaluates it in one
+// pass: the CPU engine plans a case for Supports and again for Eval
+// otherwise. TryEval(p, c) is (Eval(p, c), true) when Supports(p, c), and
+// ok is false otherwise.
+type TryEvaler interface {
+	TryEval(profile string, c *Case) (out Outcome, ok bool)
+}
+
 // PathSize is a tensor size at which a backend's code changes path: a
 // goroutine split, a tile, a block of a summation order, streaming stores.
 // Generators draw a share of their cases at and around each one, so that a
