@@ -121,8 +121,8 @@ func (s *Scalar) Float() float64 {
 type Attrs struct {
 	Dim           *int
 	Keepdim       *bool
-	Descending    *bool // sort, argsort (absent: false)
-	Stable        *bool // sort, argsort (absent: false)
+	Descending    *bool  // sort, argsort (absent: false)
+	Stable        *bool  // sort, argsort (absent: false)
 	To            DType  // cast target
 	Mode          string // cast: "cast" (default) or "convert"
 	Literal       *string
