@@ -17,17 +17,17 @@ import (
 
 var (
 	torchMaskSelect = newRule("pytorch.mask-select",
-		"t[mask]: a bool or uint8 tensor is a mask (uint8 warns \"indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\", nonzero is true) over t's leading mask.dim() dims, each size equal to t's (IndexError \"The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [4] at index 0\"); the result is the selected slices in row-major order, shape [count] + the rest; int32 and int64 tensors are integer indices along dim 0 (negative wrap once, IndexError \"index 5 is out of bounds for dimension 0 with size 3\"), shape index.shape + t.shape[1:]; other dtypes are IndexError \"tensors used as indices must be long, int, byte or bool tensors\"; a mask of more dims than t is IndexError \"too many indices\"; a 0-dim bool or uint8 index adds a dim of size 1 (true) or 0 (false), a 0-dim integer one selects t[i]",
-		"seed 000 §下标的 dtype (row[uint8 [1, 0, 1]] -> float32 [10.0, 30.0] with the UserWarning, CPU and MPS); pytorch 049210a3 aten/src/ATen/native/IndexingUtils.h expandTensors (uint8 warning, invalid_mask, nonzero), checkIndexTensorTypes; torch/csrc/autograd/python_variable_indexing.cpp applySlicing (too many indices), aten/src/ATen/TensorIndexing.h handleDimInMultiDimIndexing (0-dim bool/byte: unsqueeze, 0-dim integer: applySelect)")
+		"t[mask]: a bool or uint8 tensor is a mask (uint8 warns \"indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\", nonzero is true) over t's leading mask.dim() dims, each size equal to t's (IndexError \"The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [4] at index 0\"); the result is the selected slices in row-major order, shape [count] + the rest; int32 and int64 tensors are integer indices along dim 0 (negative wrap once, IndexError \"index 5 is out of bounds for dimension 0 with size 3\"), shape index.shape + t.shape[1:]; other dtypes are IndexError \"tensors used as indices must be long, int, byte or bool tensors\"; the index's dims (a mask's rank, 1 for integers, counted before the dtype is looked at) beyond t's rank are IndexError \"too many indices\"; a 0-dim bool or uint8 index adds a dim of size 1 (true) or 0 (false), a 0-dim integer one selects t[i]",
+		"seed 000 §下标的 dtype (row[uint8 [1, 0, 1]] -> float32 [10.0, 30.0] with the UserWarning, CPU and MPS); pytorch 049210a3 aten/src/ATen/native/IndexingUtils.h expandTensors (uint8 warning, invalid_mask, nonzero), checkIndexTensorTypes; torch/csrc/autograd/python_variable_indexing.cpp count_specified_dimensions (a byte/bool tensor counts its dims, any other 1) and applySlicing (too many indices, before any dtype check), aten/src/ATen/TensorIndexing.h handleDimInMultiDimIndexing (0-dim bool/byte: unsqueeze, 0-dim integer: applySelect)")
 	torchMaskSelectDevice = newRule("pytorch.mask-select.device-index",
 		"an integer index out of range on CUDA or MPS is checked in the device kernel (an assert, or no check), not on the host: not stated",
 		"aten/src/ATen/native/cuda/IndexKernel.cu (CUDA_KERNEL_ASSERT in the index kernel); not modeled").silent()
 	numpyMaskSelect = newRule("numpy.mask-select",
 		"a[mask]: a bool array is a mask over a's leading mask.ndim axes (IndexError \"boolean index did not match indexed array along axis 0; size of axis is 4 but size of corresponding boolean axis is 3\"; a boolean axis of size 0 is not checked and selects nothing), every integer array (uint8 included) is an integer index along axis 0 (negative wrap once, IndexError \"index 5 is out of bounds for axis 0 with size 3\"), anything else is IndexError \"arrays used as indices must be of integer (or boolean) type\"; more index dims than a has is IndexError \"too many indices for array\"; a 0-d bool adds an axis of size 1 or 0, a 0-d integer array is the integer a[i]",
-		"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/mapping.c:500-540 (0-d bool: HAS_0D_BOOL), :541-573 (_nonzero_indices), :576-611 (integer arrays, 0-d integer as HAS_INTEGER), :616-630 (other dtypes), :683-693 (too many indices), :714-752 (the boolean shape check skips a size-0 boolean axis)")
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/mapping.c:500-540 (0-d bool: HAS_0D_BOOL), :541-573 (_nonzero_indices), :576-611 (integer arrays, 0-d integer as HAS_INTEGER), :616-630 (other dtypes), :683-693 (too many indices, after each index's dtype), :714-752 (the boolean shape check skips a size-0 boolean axis)")
 	jaxMaskSelect = newRule("jax.mask-select",
 		"x[mask] on a concrete array: a bool mask over x's leading mask.ndim axes (IndexError \"boolean index did not match shape of indexed array in index 0: got (3,), expected (4,)\"; a boolean axis of size 0 matches any) is replaced by np.where(mask), and the gather selects those slices in row-major order; every integer array (uint8 included) is an integer index along axis 0, gathered in mode fill: an index outside [-n, n) gives NaN, the dtype's minimum (signed), maximum (unsigned) or True; a float index is TypeError \"Indexer must have integer or boolean type\"; a 0-dim bool adds an axis of size 1 or 0",
-		"jax jax-v0.11.0 jax/_src/numpy/indexing.py:70-108 (index types, the TypeError), :253-279 (expand_bool_indices: the shape check, np.where), :281-300 (expand_scalar_bool_indices), :1200-1235 (_gather: gather with mode None), jax/_src/lax/slicing.py:307-319 (mode None is FILL_OR_DROP)")
+		"jax jax-v0.11.0 jax/_src/numpy/indexing.py:70-108 (index types, the TypeError), :118-165 (_parse_indices: types, then \"Too many indices\"), :253-279 (expand_bool_indices: the shape check, np.where), :281-300 (expand_scalar_bool_indices), :1200-1235 (_gather: gather with mode None), jax/_src/lax/slicing.py:307-319 (mode None is FILL_OR_DROP)")
 	pyMaskNotModeled = newRule("python.mask-select.not-modeled",
 		"a 0-dim integer index in JAX (a dynamic integer index, clamped), and an integer index into an empty dim 0 in JAX, are not stated",
 		"tfuzz").silent()
@@ -52,32 +52,34 @@ func (e *evaluation) pyMaskSelect() tensor.Outcome {
 	if e.p.Framework == PyTorch && isInt && m.Rank() > 0 && m.DType != tensor.I32 && m.DType != tensor.I64 {
 		isInt = false // int8, int16 and the unsigned types beyond uint8 are not index dtypes
 	}
+	used := 1 // the dims the index consumes
+	if isMask {
+		used = m.Rank()
+	}
+	// PyTorch counts the indexed dims before it looks at an index's dtype
+	// (count_specified_dimensions); NumPy and JAX classify each index first
+	if e.p.Framework == PyTorch && used > x.Rank() {
+		return e.fail(rule, tensor.IndexOutOfRange, "IndexError: too many indices for tensor of dimension %d", x.Rank())
+	}
+	if !isMask && !isInt {
+		return e.maskDTypeError(rule, m.DType)
+	}
+	if used > x.Rank() {
+		if e.p.Framework == NumPy {
+			return e.fail(rule, tensor.IndexOutOfRange, "IndexError: too many indices for array: array is %d-dimensional, but %d were indexed", x.Rank(), used)
+		}
+		return e.fail(rule, tensor.IndexOutOfRange, "IndexError: Too many indices: array is %d-dimensional, but %d were indexed", x.Rank(), used)
+	}
 	if m.Rank() == 0 {
 		switch {
 		case isMask:
 			return tensor.ValueOutcome(scalarMaskSelect(x, isNonzero(m, 0)))
-		case m.DType.IsInt() && e.p.Framework != JAX:
-			return e.maskIntegerIndex(x, rule, m.Int(0))
-		case m.DType.IsInt():
+		case e.p.Framework == JAX:
 			return e.unsupported(pyMaskNotModeled, "tfuzz: a 0-dim integer index in JAX is not modeled")
 		}
-		return e.maskDTypeError(rule, m.DType)
+		return e.maskIntegerIndex(x, rule, m.Int(0))
 	}
-	used := 1
 	if isMask {
-		used = m.Rank()
-	}
-	if used > x.Rank() {
-		switch e.p.Framework {
-		case PyTorch:
-			return e.fail(rule, tensor.IndexOutOfRange, "IndexError: too many indices for tensor of dimension %d", x.Rank())
-		case NumPy:
-			return e.fail(rule, tensor.IndexOutOfRange, "IndexError: too many indices for array: array is %d-dimensional, but %d were indexed", x.Rank(), used)
-		}
-		return e.fail(rule, tensor.IndexOutOfRange, "IndexError: Too many indices: %d-dimensional array indexed with %d regular indices.", x.Rank(), used)
-	}
-	switch {
-	case isMask:
 		if e.p.Framework == PyTorch && m.DType == tensor.U8 {
 			e.warn("UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.")
 		}
@@ -95,10 +97,8 @@ func (e *evaluation) pyMaskSelect() tensor.Outcome {
 			return e.fail(rule, tensor.ShapeMismatch, "IndexError: boolean index did not match shape of indexed array in index 0: got %s, expected %s", shapeTuple(m.Shape), shapeTuple(x.Shape[:m.Rank()]))
 		}
 		return tensor.ValueOutcome(boolMaskSelect(x, m))
-	case isInt:
-		return e.maskIntegerArray(x, m, rule)
 	}
-	return e.maskDTypeError(rule, m.DType)
+	return e.maskIntegerArray(x, m, rule)
 }
 
 func (e *evaluation) maskDTypeError(rule *Rule, d tensor.DType) tensor.Outcome {
@@ -111,14 +111,9 @@ func (e *evaluation) maskDTypeError(rule *Rule, d tensor.DType) tensor.Outcome {
 	return e.fail(rule, tensor.IndexDType, "TypeError: Indexer must have integer or boolean type, got indexer with type %s", pyName(d))
 }
 
-// maskIntegerIndex is t[i] for a 0-dim integer index i (PyTorch, NumPy).
+// maskIntegerIndex is t[i] for a 0-dim integer index i of a tensor of
+// rank 1 or more (PyTorch, NumPy).
 func (e *evaluation) maskIntegerIndex(x *tensor.Tensor, rule *Rule, v int64) tensor.Outcome {
-	if x.Rank() == 0 {
-		if e.p.Framework == PyTorch {
-			return e.fail(rule, tensor.IndexOutOfRange, "IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-		}
-		return e.fail(rule, tensor.IndexOutOfRange, "IndexError: too many indices for array: array is 0-dimensional, but 1 were indexed")
-	}
 	p, o := e.indexPosition(rule, x.Shape[0], v)
 	if o != nil {
 		return *o

@@ -13,7 +13,7 @@ import (
 // rows open. The orders themselves are in sortorder.go.
 
 var (
-	torchSortRule = newRule("pytorch.sort",
+	torchSortRule = newOpenRule("pytorch.sort",
 		"torch.sort(t, dim, descending, stable) on the CPU: the comparator puts NaN after every number ascending ((!isnan(a) && isnan(b)) || a < b) and before every number descending, -0.0 equal to +0.0; stable=True is std::stable_sort (equal elements keep their input order), stable=False std::sort or x86-simd-sort (their order is unspecified); every real dtype has a kernel (bool, u16/u32/u64, f16, bf16 included), complex has none; the indices are int64; a 0-dim input is copied with index 0 before any kernel; dim wraps as maybe_wrap_dim (a 0-dim tensor takes -1 and 0)",
 		"pytorch 019d41a4 aten/src/ATen/native/cpu/SortingKernel.cpp KeyValueCompAsc / KeyValueCompDesc, sort_kernel_impl (std::stable_sort if stable, else std::sort), can_use_xss_sort (not stable), _dim_apply (AT_DISPATCH_V2 kBool, kHalf, kBFloat16, AT_ALL_TYPES, AT_BAREBONES_UNSIGNED_TYPES); aten/src/ATen/native/Sorting.cpp TORCH_IMPL_FUNC(sort_stable_out) (0-dim: values.copy_, indices.zero_)")
 	torchSortCUDA = newOpenRule("pytorch.cuda.sort",
@@ -22,10 +22,10 @@ var (
 	torchSortMPS = newOpenRule("pytorch.mps.sort",
 		"torch.sort on MPS runs MPSGraph sortWithTensor / argSortWithTensor on the input cast to int32, half or float (castToIHFTypes), ignoring stable: the order of equal elements, of -0.0 and +0.0, and where NaN goes are Apple's and unspecified here; u16/u32/u64 and complex inputs are not stated",
 		"pytorch 0d29b8f5 aten/src/ATen/native/mps/operations/Sort.mm sort_stable_out_mps (values.copy_, 0-dim: indices.zero_, castToIHFTypes, sortWithTensor, argSortWithTensor)")
-	numpySortRule = newRule("numpy.sort",
+	numpySortRule = newOpenRule("numpy.sort",
 		"np.sort / np.argsort(a, axis, stable=, descending=): `less` puts NaN after every number and holds -0.0 equal to +0.0; descending (NumPy 2.5) uses `greater`, which also puts NaN last (\"Values that are NaN are sorted to the end for both orders\"); complex is lexicographic with NaN parts last; stable=True is timsort or radix sort (equal elements keep their input order), otherwise introsort or a SIMD sort (their order is unspecified); argsort returns intp (int64); np.sort of a 0-dim array is an AxisError (axis -1 of 0 dims), np.argsort ravels it to shape (1,) first",
 		"numpy v2.5.2 (48fecee5) numpy/_core/fromnumeric.py:942-1112 (sort: descending versionadded 2.5.0), :1116 (argsort); numpy/_core/src/common/numpy_tag.h floating_point_type / half_tag / complex_type less and greater; numpy/_core/src/npysort/npysort_methods.cpp sort_loop_ / argsort_loop_ (STABLE: radixsort or timsort, DEFAULT: quicksort_, DESCENDING: reverse = true); numpy/_core/src/multiarray/item_selection.c:3235 (PyArray_Sort: check_and_adjust_axis), numpy/_core/src/multiarray/ctors.c:2886-2931 (PyArray_CheckAxis ravels a 0-d array)")
-	jaxSortRule = newRule("jax.sort",
+	jaxSortRule = newOpenRule("jax.sort",
 		"jnp.sort / jnp.argsort(a, axis, stable=, descending=) are lax.sort with a comparator that canonicalizes float keys (-0.0 to +0.0, every NaN to one NaN after +inf) and compares complex parts lexicographically; is_stable=stable (False: equal elements in an unspecified order); a descending sort is lax.rev of the ascending one, so NaN comes first and equal elements come out in reverse input order; a stable descending argsort reverses the input first and keeps equal elements in input order; argsort indices are the default int dtype (int32 with x64 off); a 0-dim input is a ValueError (canonicalize_axis)",
 		"jax jax-v0.11.0 jax/_src/numpy/sorting.py:32-91 (sort: lax.sort, lax.rev if descending), :93-177 (argsort: int_dtype_for_dim then default_int_dtype, rev of arr and iota when descending and stable); jax/_src/lax/lax.py:8781-8837 (_canonicalize_float_for_sort, _sort_lt_comparator, _operands_to_keys); jax/_src/util.py:494-501 (canonicalize_axis)")
 	pySortNotModeled = newRule("python.sort.not-modeled",
