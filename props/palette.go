@@ -241,6 +241,8 @@ func opSpecials(op string, arg int, d tensor.DType) []uint64 {
 		xs = []float64{0, math.Copysign(0, -1), 1, -1, -2, math.Inf(1), math.Inf(-1), math.NaN()}
 	case arg == 1 && (op == "shift_left" || op == "shift_right") && d.IsInt():
 		xs = shiftCounts(d) // gen_newops_a.go
+	case arg == 0 && (op == "sort" || op == "argsort") && (d.IsFloat() || d.IsComplex()):
+		xs = sortSpecials // gen_sort.go
 	default:
 		return nil
 	}

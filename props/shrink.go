@@ -210,6 +210,7 @@ var candidateFamilies = []struct {
 	{viewCandidates, false, false},
 	{sliceCandidates, false, true},
 	{dimCandidates, false, true},
+	{maskDimCandidates, false, true}, // gen_sort.go
 	{flattenCandidates, false, true},
 	{squeezeCandidates, false, true},
 	{attrCandidates, false, false},
@@ -472,6 +473,7 @@ func attrCandidates(c *tensor.Case) []*tensor.Case {
 			out = append(out, d)
 		}
 	}
+	out = append(out, sortAttrCandidates(c)...)   // gen_sort.go
 	return append(out, nullBoundCandidates(c)...) // gen_newops_a.go
 }
 
