@@ -193,3 +193,16 @@ func maskDimCandidates(c *tensor.Case) []*tensor.Case {
 	}
 	return out
 }
+
+// sortAttrSize is what the sort attrs add to a case's Size: an attr given
+// is less simple than its default.
+func sortAttrSize(a tensor.Attrs) float64 {
+	var n float64
+	if a.Descending != nil {
+		n += 0.25
+	}
+	if a.Stable != nil {
+		n += 0.25
+	}
+	return n
+}

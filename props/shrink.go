@@ -100,6 +100,7 @@ func Size(c *tensor.Case) float64 {
 	if c.Attrs.Keepdim != nil {
 		rank += 0.25
 	}
+	rank += sortAttrSize(c.Attrs) // gen_sort.go
 	elems += programSize(c)
 	return elems*1e6 + rank*1e4 + width*10 + values/1e3 + viewSize(c)
 }
