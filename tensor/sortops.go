@@ -13,7 +13,7 @@ func init() {
 
 	attrDocs[ClassSort] = map[string]AttrSpec{
 		"dim":        {Type: "int", Doc: "the dimension to sort along; absent: -1, the last"},
-		"descending": {Type: "bool", Doc: "sort from the largest; absent: false (NumPy before 2.5 and JAX's sort spell it otherwise, candle with asc = false, burn with sort_descending)"},
+		"descending": {Type: "bool", Doc: "sort from the largest; absent: false (candle: asc = false; burn: sort_descending, argsort_descending; NumPy: from 2.5)"},
 		"stable":     {Type: "bool", Doc: "keep equal elements in their input order; absent: false, their order is then unspecified"},
 	}
 }
