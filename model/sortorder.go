@@ -293,9 +293,14 @@ func totalLess(x *tensor.Tensor, i, j int) bool {
 }
 
 // totalKey maps a float to an integer in total_cmp's order. The value's
-// float64 bits keep the sign, the NaN payload's top bits and the order of
-// every narrower float.
+// float64 bits keep the sign and the order of every narrower float. A NaN's
+// payload orders it too in Rust, but the case format does not encode it (a
+// NaN decodes to one bit pattern) and conversions quiet it, so every NaN of
+// a sign is one key here: their order among themselves is left open.
 func totalKey(v float64) int64 {
+	if math.IsNaN(v) {
+		v = math.Copysign(math.NaN(), v)
+	}
 	b := int64(math.Float64bits(v))
 	if b < 0 {
 		b ^= math.MaxInt64

@@ -15,9 +15,6 @@ import (
 // or 0-dim. Shrinking keeps the mask's dims aligned with the input's and
 // drops the sort attrs.
 
-// isSortClass reports the classes drawn here.
-func isSortClass(c tensor.OpClass) bool { return c == tensor.ClassSort || c == tensor.ClassMaskSelect }
-
 // sortSpecials are the values sort cases are built from: the places where
 // frameworks order differently.
 var sortSpecials = []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), 1, -1}

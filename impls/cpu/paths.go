@@ -28,6 +28,8 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		{Name: "reduction grain", Elements: torchGrain, Ops: reductions},
 		// streaming stores of large contiguous int64 and float32 adds
 		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}},
+		// sortkernel.go: rows from radixMin are radix sorted, shorter ones by insertion
+		{Name: "radix rows", Elements: radixMin, Dim: true, Ops: []string{"sort", "argsort"}},
 	}
 	if e.workers > 1 {
 		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
@@ -36,7 +38,8 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		for _, group := range []struct {
 			name string
 			ops  []string
-		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
+		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}},
+			{"split: sort rows", []string{"sort", "argsort"}}} {
 			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 4})
 		}
 	}

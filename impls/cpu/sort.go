@@ -221,6 +221,9 @@ func sortKeyOf(v uint64, d tensor.DType, pl sortPlan) uint64 {
 		width := uint(d.Bits())
 		sign := uint64(1) << (width - 1)
 		mask := sign<<1 - 1
+		if pl.order == orderTotal && floatWordIsNaN(v, d) {
+			v = v&sign | mask>>1 // a NaN's payload is not in the case format: one NaN per sign
+		}
 		if pl.order == orderIEEE {
 			if floatWordIsNaN(v, d) {
 				if pl.desc && !pl.nanLast {
