@@ -28,7 +28,9 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		{Name: "reduction grain", Elements: torchGrain, Ops: reductions},
 		// streaming stores of large contiguous int64 and float32 adds
 		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}},
-		// sortkernel.go: rows from radixMin are radix sorted, shorter ones by insertion
+		// sortkernel.go: rows are sorted by insertion, from pairMin by a pair
+		// quicksort, from radixMin by an LSD radix sort
+		{Name: "pair-sorted rows", Elements: pairMin, Dim: true, Ops: []string{"sort", "argsort"}},
 		{Name: "radix rows", Elements: radixMin, Dim: true, Ops: []string{"sort", "argsort"}},
 	}
 	if e.workers > 1 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -43,7 +44,7 @@ func refStableOrder(keys []uint64) []int32 {
 // guard bands around the permutation.
 func TestSortRowTwin(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	sizes := append(slices.Clone(boundarySizes), radixMin-1, radixMin, radixMin+1)
+	sizes := append(slices.Clone(boundarySizes), pairMin-1, pairMin, pairMin+1, radixMin-1, radixMin, radixMin+1, 2*radixMin+5)
 	gens := map[string]func() uint64{
 		"ties":      func() uint64 { return uint64(r.IntN(4)) },
 		"high byte": func() uint64 { return uint64(r.IntN(3)) << 56 },
@@ -134,7 +135,7 @@ func TestSortKeyOrder(t *testing.T) {
 func TestSortSplitMatchesSerial(t *testing.T) {
 	serial, split := New(WithWorkers(1)), New(WithWorkers(3), WithParallelThreshold(1))
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, shape := range [][]int{{7, radixMin + 3}, {radixMin - 1, 5}, {3, 4, 129}, {4097}} {
+	for _, shape := range [][]int{{7, pairMin + 3}, {pairMin - 1, 5}, {3, 4, 129}, {2, radixMin + 1}, {radixMin - 1}} {
 		x := tensor.New(tensor.F32, shape...)
 		for i := range x.Len() {
 			x.SetFloat(i, []float64{0, math.Copysign(0, -1), math.NaN(), 1, -2}[r.IntN(5)]+float64(r.IntN(3)))
@@ -208,5 +209,25 @@ func TestSortAndMaskSelectRows(t *testing.T) {
 				t.Errorf("%s: element %d is %v, want %v (%s)", tt.name, i, v, w, got)
 			}
 		}
+	}
+}
+
+// BenchmarkSortRow sweeps the row kernel over lengths on both sides of the
+// radix switch, keys with ties and over the whole range.
+func BenchmarkSortRow(b *testing.B) {
+	for _, n := range []int{16, pairMin - 1, pairMin, 1024, radixMin - 1, radixMin, 1 << 16} {
+		r := rand.New(rand.NewPCG(5, 6))
+		src := make([]uint64, n)
+		for i := range src {
+			src[i] = r.Uint64() >> (r.IntN(2) * 48)
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(8 * n))
+			keys, perm, s := make([]uint64, n), make([]int32, n), newSortScratch(n)
+			for b.Loop() {
+				copy(keys, src)
+				sortRow(keys, perm, s)
+			}
+		})
 	}
 }

@@ -1,5 +1,7 @@
 package cpu
 
+import "slices"
+
 // The row kernel of sort and argsort: a stable ordering of a row's
 // positions by unsigned 64-bit keys (sort.go turns each framework's order
 // into keys). Reference loop, what it computes:
@@ -7,23 +9,36 @@ package cpu
 //	for k := range perm { perm[k] = k }
 //	stably sort perm by keys[perm[k]]: equal keys keep their position order
 //
-// Rows shorter than radixMin are sorted by insertion; longer ones by an LSD
-// radix sort over the key bytes that are not the same in every key (a pass
-// is stable, so the whole sort is). The kernel never allocates: it works
-// in the caller's scratch, sized once per worker.
+// Rows shorter than pairMin are sorted by insertion; rows up to radixMin by
+// pattern-defeating quicksort (slices.SortFunc) of (key, position) pairs,
+// where the position breaks ties, so the order is the stable one; longer
+// rows by an LSD radix sort over the key bytes that are not the same in
+// every key (a pass is stable, so the whole sort is). The kernel never
+// allocates: it works in the caller's scratch, sized once per worker.
 
-// radixMin is the row length from which the radix sort runs.
-const radixMin = 48
+// pairMin and radixMin are the row lengths from which the pair sort and
+// the radix sort run (measured: BenchmarkSortRow).
+const (
+	pairMin  = 64
+	radixMin = 512
+)
 
 // sortScratch is one worker's buffers for rows of up to its capacity.
 type sortScratch struct {
 	keys, keys2 []uint64
 	perm2       []int32
+	pairs       []keyPos
 	counts      [8][256]int32
 }
 
+// keyPos is a key and the row position it came from.
+type keyPos struct {
+	key uint64
+	pos int32
+}
+
 func newSortScratch(n int) *sortScratch {
-	return &sortScratch{keys: make([]uint64, n), keys2: make([]uint64, n), perm2: make([]int32, n)}
+	return &sortScratch{keys: make([]uint64, n), keys2: make([]uint64, n), perm2: make([]int32, n), pairs: make([]keyPos, n)}
 }
 
 // sortRow sets perm (len(keys)) to the stable order of keys; keys is
@@ -32,11 +47,33 @@ func sortRow(keys []uint64, perm []int32, s *sortScratch) {
 	for k := range perm {
 		perm[k] = int32(k)
 	}
-	if len(keys) < radixMin {
+	switch n := len(keys); {
+	case n < pairMin:
 		insertionSort(keys, perm)
-		return
+	case n < radixMin:
+		pairSort(keys, perm, s.pairs[:n])
+	default:
+		radixSort(keys, perm, s)
 	}
-	radixSort(keys, perm, s)
+}
+
+// pairSort sorts (key, position) pairs, positions breaking ties.
+func pairSort(keys []uint64, perm []int32, pairs []keyPos) {
+	for i, k := range keys {
+		pairs[i] = keyPos{k, int32(i)}
+	}
+	slices.SortFunc(pairs, func(a, b keyPos) int {
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
+		}
+		return int(a.pos - b.pos)
+	})
+	for i, p := range pairs {
+		keys[i], perm[i] = p.key, p.pos
+	}
 }
 
 // insertionSort moves each key left past the larger keys before it.
