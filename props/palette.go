@@ -243,6 +243,8 @@ func opSpecials(op string, arg int, d tensor.DType) []uint64 {
 		xs = shiftCounts(d) // gen_newops_a.go
 	case (op == "mul" || op == "add" || op == "sub") && d.IsInt():
 		return overflowOperands(op, d)
+	case arg == 0 && (op == "sort" || op == "argsort") && (d.IsFloat() || d.IsComplex()):
+		xs = sortSpecials // gen_sort.go
 	default:
 		return nil
 	}

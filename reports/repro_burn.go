@@ -140,6 +140,9 @@ func burnOp(c *tensor.Case, args []string) (string, string) {
 	if dim < 0 && len(c.Args) > 0 && c.Args[0].Tensor != nil {
 		dim += c.Args[0].Tensor.Rank()
 	}
+	if expr, why, ok := burnSortOp(c, args, dim); ok { // repro_sort.go
+		return expr, why
+	}
 	switch op.Class {
 	case tensor.ClassBinary:
 		if c.Args[0].Scalar != nil {

@@ -154,6 +154,9 @@ func candleOp(c *tensor.Case, args []string) (expr, why string) {
 	if expr, why, ok := candleNewOp(c, args); ok { // repro_newops.go
 		return expr, why
 	}
+	if expr, why, ok := candleSortOp(c, args); ok { // repro_sort.go
+		return expr, why
+	}
 	switch op.Class {
 	case tensor.ClassBinary:
 		x, y := args[0], args[1]

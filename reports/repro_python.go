@@ -302,6 +302,9 @@ func (w *pyWriter) opExpr(c *tensor.Case, args []string) (expr, unsupported stri
 	if expr, why, ok := w.newOpExpr(c, args); ok { // repro_newops.go
 		return expr, why
 	}
+	if expr, why, ok := w.sortOpExpr(c, args); ok { // repro_sort.go
+		return expr, why
+	}
 	op, _ := tensor.LookupOp(c.Op)
 	m := w.mod()
 	at := c.Attrs

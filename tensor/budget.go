@@ -105,7 +105,7 @@ func CaseCost(c *Case) Cost {
 	}
 	op, _ := LookupOp(c.Op)
 	switch op.Class {
-	case ClassUnary, ClassCast, ClassCumsum, ClassToHost:
+	case ClassUnary, ClassCast, ClassCumsum, ClassToHost, ClassSort:
 		for _, t := range tensors {
 			cost.ResultElements += int64(t.Len())
 		}
@@ -119,6 +119,10 @@ func CaseCost(c *Case) Cost {
 	case ClassIndexSelect:
 		if len(tensors) == 2 {
 			cost.ResultElements = indexSelectElements(tensors[0], tensors[1], c.Attrs.Dim)
+		}
+	case ClassMaskSelect:
+		if len(tensors) == 2 {
+			cost.ResultElements = maskSelectElements(tensors[0], tensors[1])
 		}
 	case ClassFromLiteral:
 		// every element takes at least one byte of the literal's text

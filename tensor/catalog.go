@@ -19,6 +19,8 @@ const (
 	ClassWhere                      // condition tensor, tensor or scalar, tensor or scalar
 	ClassClamp                      // tensor, min, max (each a tensor, a scalar or null)
 	ClassFull                       // no args; attrs shape, value, dtype
+	ClassSort                       // tensor; attrs dim, descending, stable (sort, argsort)
+	ClassMaskSelect                 // tensor, mask tensor
 )
 
 // OpInfo describes one op of the case-format catalog.
@@ -88,6 +90,9 @@ var Ops = []OpInfo{
 	{"shift_left", ClassBinary, "a << b (torch.bitwise_left_shift)"},
 	{"shift_right", ClassBinary, "a >> b (torch.bitwise_right_shift)"},
 	{"full", ClassFull, "torch.full(shape, value); candle Tensor::full(value, shape)"},
+	{"sort", ClassSort, "torch.sort(t, dim, descending, stable) values; np.sort; candle sort_last_dim(asc)"},
+	{"argsort", ClassSort, "torch.sort(t, dim, descending, stable) indices; np.argsort; candle arg_sort_last_dim(asc)"},
+	{"mask_select", ClassMaskSelect, "t[mask] (a uint8 mask is a mask in PyTorch, integer indices in NumPy); burn t.mask_select(mask)"},
 }
 
 var opIndex = func() map[string]OpInfo {

@@ -308,6 +308,8 @@ func arity(class OpClass) (n int, tensorsOnly bool) {
 		return 2, true
 	case ClassWhere, ClassClamp:
 		return 3, false
+	case ClassMaskSelect:
+		return 2, true
 	}
 	return 1, true
 }
@@ -629,12 +631,12 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 				}
 				a.ToleranceULPs = v
 			}
-		case "keepdim":
+		case "keepdim", "descending", "stable":
 			v, err := rawBool(f.Value, field)
 			if err != nil {
 				return a, err
 			}
-			a.Keepdim = &v
+			a.setBool(f.Name, v)
 		case "to", "dtype":
 			s, err := rawString(f.Value, field)
 			if err != nil {

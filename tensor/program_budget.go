@@ -84,7 +84,7 @@ func resultShape(c *Case, class OpClass) (shape []int, ok bool) {
 			}
 		}
 		return shape, true
-	case ClassUnary, ClassCast, ClassCumsum, ClassToHost:
+	case ClassUnary, ClassCast, ClassCumsum, ClassToHost, ClassSort:
 		if len(ts) == 1 {
 			return ts[0].Shape, true
 		}

@@ -127,9 +127,11 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 }
 
 // newOpClass returns the class of an op added 2026-12 that the engine
-// implements with a family of its own (candle's broadcast_*, where_cond and full).
+// implements with a family of its own (candle's broadcast_*, where_cond and
+// full; sort, argsort and mask_select).
 func newOpClass(name string) (tensor.OpClass, bool) {
-	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere) {
+	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere ||
+		info.Class == tensor.ClassSort || info.Class == tensor.ClassMaskSelect) {
 		return info.Class, true
 	}
 	return 0, false

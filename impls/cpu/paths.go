@@ -33,6 +33,10 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		{Name: "reduction grain", Elements: torchGrain, Ops: reductions, Profiles: torch},
 		// addnt.go: streaming stores of large contiguous int64 and float32 adds
 		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}, Profiles: python, DTypes: []tensor.DType{tensor.I64, tensor.F32}},
+		// sortkernel.go: rows are sorted by insertion, from pairMin by a pair
+		// quicksort, from radixMin by an LSD radix sort
+		{Name: "pair-sorted rows", Elements: pairMin, Dim: true, Ops: []string{"sort", "argsort"}},
+		{Name: "radix rows", Elements: radixMin, Dim: true, Ops: []string{"sort", "argsort"}},
 	}
 	if e.workers > 1 {
 		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
@@ -41,7 +45,8 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		for _, group := range []struct {
 			name string
 			ops  []string
-		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
+		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}},
+			{"split: sort rows", []string{"sort", "argsort"}}} {
 			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 4})
 		}
 	}
