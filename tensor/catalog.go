@@ -19,6 +19,8 @@ const (
 	ClassWhere                      // condition tensor, tensor or scalar, tensor or scalar
 	ClassClamp                      // tensor, min, max (each a tensor, a scalar or null)
 	ClassFull                       // no args; attrs shape, value, dtype
+	ClassMatmul                     // tensor, tensor (matmul.go)
+	ClassCat                        // one or more tensors; attr dim (matmul.go)
 )
 
 // OpInfo describes one op of the case-format catalog.
@@ -88,6 +90,8 @@ var Ops = []OpInfo{
 	{"shift_left", ClassBinary, "a << b (torch.bitwise_left_shift)"},
 	{"shift_right", ClassBinary, "a >> b (torch.bitwise_right_shift)"},
 	{"full", ClassFull, "torch.full(shape, value); candle Tensor::full(value, shape)"},
+	{"matmul", ClassMatmul, "a @ b (torch.matmul); candle a.matmul(&b)"},
+	{"cat", ClassCat, "torch.cat([a, b, ...], dim); candle Tensor::cat(&[..], dim)"},
 }
 
 var opIndex = func() map[string]OpInfo {
