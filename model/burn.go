@@ -126,6 +126,10 @@ func evalBurn(e *evaluation) tensor.Outcome {
 		return e.burnFromVec(args[0])
 	case tensor.ClassToHost:
 		return e.burnToHost(args[0])
+	case tensor.ClassMatmul:
+		return e.burnMatmulOp(args[0], args[1]) // matmulrust.go
+	case tensor.ClassCat:
+		return e.burnCatOp(args) // cat.go
 	}
 	return e.unsupported(noSuchOp, "burn has no %s", e.c.Op)
 }

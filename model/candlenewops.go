@@ -40,6 +40,10 @@ func evalCandleNew(e *evaluation) (tensor.Outcome, bool) {
 		return e.candleClampOp(), true
 	case tensor.ClassFull:
 		return e.candleFullOp(), true
+	case tensor.ClassMatmul:
+		return e.candleMatmulOp(), true // matmulrust.go
+	case tensor.ClassCat:
+		return e.candleCatOp(), true // cat.go
 	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassReduce, tensor.ClassCumsum:
 		if e.c.Attrs.DType.Valid() {
 			return e.unsupported(candleNoNewOp, "candle's %s takes no dtype argument", e.c.Op), true
