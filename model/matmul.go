@@ -36,8 +36,8 @@ var (
 
 // mmShape is a matmul's shape as NumPy reads it, with what is wrong with it.
 type mmShape struct {
-	g                mmGeom
-	aBatch, bBatch   []int
+	g                 mmGeom
+	aBatch, bBatch    []int
 	badCore, badBatch bool
 }
 

@@ -14,7 +14,9 @@ func tj(dtype, shape, data string) string {
 }
 
 // mmCase and catCase write the cases of the tables below.
-func mmCase(a, b string) string { return `{"op": "matmul", "args": [` + a + `, ` + b + `], "attrs": {}}` }
+func mmCase(a, b string) string {
+	return `{"op": "matmul", "args": [` + a + `, ` + b + `], "attrs": {}}`
+}
 func catCase(dim int, ts ...string) string {
 	return fmt.Sprintf(`{"op": "cat", "args": [%s], "attrs": {"dim": %d}}`, strings.Join(ts, ", "), dim)
 }
