@@ -19,8 +19,8 @@ var (
 		"which dtypes the MPS cat (an MPSGraph concatenation) takes beyond the real floats, bool and the signed and 8-bit integers is not stated: complex and uint16/32/64 are left open",
 		"pytorch aten/src/ATen/native/mps/operations/Shape.mm cat_out_mps; not modeled").silent()
 	numpyCat = newRule("numpy.concatenate",
-		"np.concatenate rejects a 0-d first array (ValueError: zero-dimensional arrays cannot be concatenated), checks axis against the first array's ndim (AxisError), then every array's ndim and every dim but axis against the first (ValueError), and casts every array to the result_type of all of them",
-		"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/multiarraymodule.c:387-530 (PyArray_ConcatenateArrays: the checks in this order, PyArray_FindConcatenationDescriptor, PyArray_AssignArray per input)")
+		"np.concatenate rejects a 0-d first array (ValueError: zero-dimensional arrays cannot be concatenated), checks axis against the first array's ndim (AxisError), then every array's ndim and every dim but axis against the first (ValueError), and casts every array to the result_type of all of them: PyArray_PromoteDTypeSequence, which puts the most generic DType first and lets it promote each other one (int8, uint8, float16 gives float16, where a pairwise left fold would give float32)",
+		"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/multiarraymodule.c:387-530 (PyArray_ConcatenateArrays: the checks in this order, PyArray_FindConcatenationDescriptor, PyArray_AssignArray per input), numpy/_core/src/multiarray/convert_datatype.c:1018-1022 (PyArray_ResultType), numpy/_core/src/multiarray/common_dtype.c:113-150 (reduce_dtypes_to_most_knowledgeable), :205-300 (PyArray_PromoteDTypeSequence), numpy/_core/src/multiarray/dtypemeta.c:1051-1115 (default_builtin_common_dtype: NotImplemented toward a larger type number)")
 	jaxCat = newRule("jax.concatenate",
 		"jnp.concatenate rejects a 0-d first array (ValueError), canonicalizes axis against it (ValueError: axis is out of bounds), promotes every array with promote_dtypes and calls lax.concatenate, which returns a single array as it is and otherwise rejects other ranks or shapes (TypeError)",
 		"jax jax-v0.11.0 jax/_src/numpy/lax_numpy.py:4565-4579 (concatenate), jax/_src/lax/lax.py:2053-2060 (concatenate: one operand returned), :7167-7193 (_concatenate_shape_rule), jax/_src/util.py:494-501 (canonicalize_axis)")
@@ -80,7 +80,108 @@ func (e *evaluation) pyCat() tensor.Outcome {
 		}
 	}
 	common, _ := e.pyPromote(args)
+	if e.p.Framework == NumPy && len(ts) > 2 {
+		var ok bool
+		if common, ok = numpyPromoteSequence(ts); !ok {
+			return e.unsupported(numpyCatBF16, "tfuzz: not modeled: np.concatenate of bfloat16 with two or more other dtypes")
+		}
+	}
 	return tensor.ValueOutcome(e.catValues(ts, d, common, nil))
+}
+
+var numpyCatBF16 = newRule("numpy.concatenate.bf16-sequence",
+	"how ml_dtypes' bfloat16 DType takes part in NumPy's promotion of three or more dtypes (its __common_dtype__ against the legacy ones, in PyArray_PromoteDTypeSequence) is not stated",
+	"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/common_dtype.c:205-300; ml_dtypes not read").silent()
+
+// numpyTypeNum is NumPy's type number of a builtin dtype on Linux x86-64
+// (int64 is NPY_LONG, half comes after every other type); -1 for bf16.
+func numpyTypeNum(d tensor.DType) int {
+	n, ok := map[tensor.DType]int{tensor.Bool: 0, tensor.I8: 1, tensor.U8: 2, tensor.I16: 3, tensor.U16: 4, tensor.I32: 5, tensor.U32: 6,
+		tensor.I64: 7, tensor.U64: 8, tensor.F32: 11, tensor.F64: 12, tensor.C64: 14, tensor.C128: 15, tensor.F16: 23}[d]
+	if !ok {
+		return -1
+	}
+	return n
+}
+
+// numpyCommonDType is a builtin DType's __common_dtype__: NotImplemented
+// (ok false) when the other has a larger type number, else the table's.
+func numpyCommonDType(a, b tensor.DType) (tensor.DType, bool) {
+	if numpyTypeNum(b) > numpyTypeNum(a) {
+		return tensor.Invalid, false
+	}
+	return numpyPromoteTypes(a, b), true
+}
+
+// numpyPromoteSequence is PyArray_PromoteDTypeSequence over the arrays'
+// dtypes: reduce_dtypes_to_most_knowledgeable moves the most generic DType
+// to the front (pairing the i-th with the i-th from the end, recursively),
+// then that main DType promotes each other one and the results are
+// combined. It differs from a left fold: int8, uint8, float16 gives
+// float16, not float32. ok is false with bf16 among three or more dtypes.
+func numpyPromoteSequence(ts []*tensor.Tensor) (tensor.DType, bool) {
+	dts := make([]tensor.DType, len(ts))
+	distinct := map[tensor.DType]bool{}
+	for i, t := range ts {
+		dts[i] = t.DType
+		distinct[t.DType] = true
+	}
+	if distinct[tensor.BF16] && len(distinct) > 2 {
+		return tensor.Invalid, false
+	}
+	if distinct[tensor.BF16] {
+		var r tensor.DType
+		for d := range distinct {
+			r = d
+		}
+		for d := range distinct {
+			r = numpyPromoteTypes(r, d)
+		}
+		return r, true
+	}
+	const cleared = tensor.Invalid
+	var reduce func(n int) (tensor.DType, bool) // (result, implemented)
+	reduce = func(n int) (tensor.DType, bool) {
+		half := n / 2
+		var res tensor.DType
+		impl := true
+		for low := 0; low < half; low++ {
+			high := n - 1 - low
+			switch {
+			case dts[high] == dts[low]:
+				res, impl = dts[low], true
+			default:
+				res, impl = numpyCommonDType(dts[low], dts[high])
+			}
+			if !impl {
+				dts[low], dts[high] = dts[high], dts[low]
+			} else if res == dts[low] {
+				dts[high] = cleared
+			}
+		}
+		if n == 2 {
+			return res, impl
+		}
+		return reduce(n - half)
+	}
+	result, impl := reduce(len(dts))
+	main := dts[0]
+	start := 2
+	if !impl {
+		result, start = cleared, 1
+	}
+	for i := start; i < len(dts); i++ {
+		if dts[i] == cleared {
+			continue
+		}
+		promotion, _ := numpyCommonDType(main, dts[i])
+		if result == cleared {
+			result = promotion
+		} else {
+			result = numpyPromoteTypes(result, promotion)
+		}
+	}
+	return result, true
 }
 
 func catRule(f Framework) *Rule {

@@ -170,6 +170,7 @@ func TestCat(t *testing.T) {
 		{"torch sizes must match except along dim", "pytorch/cuda", catCase(0, m23, m21), errShape},
 		{"torch all skipped: [0] of the promoted dtype", "pytorch/cpu", catCase(0, tj("u8", "[0]", `[]`), tj("f32", "[0]", `[]`)), val("f32", "[0]", `[]`)},
 		{"NumPy promotes to f64 (i64 with f32)", "numpy", catCase(-1, f32, big), val("f64", "[3]", `["1", "2", "16777217"]`)},
+		{"NumPy promotes the sequence, not a left fold", "numpy", catCase(0, tj("i8", "[1]", `[-1]`), tj("u8", "[1]", `[255]`), tj("f16", "[1]", `["0.5"]`)), val("f16", "[3]", `["-1", "255", "0.5"]`)},
 		{"NumPy checks only the first array for 0-d", "numpy", catCase(0, tj("f32", "[]", `["1"]`), f32), errShape},
 		{"NumPy axis out of bounds", "numpy", catCase(1, f32, f32), errIndex},
 		{"NumPy concatenates along dim 1", "numpy", catCase(1, m23, m21), val("i32", "[2, 4]", `[1, 2, 3, 7, 4, 5, 6, 8]`)},
