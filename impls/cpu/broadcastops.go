@@ -127,9 +127,15 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 }
 
 // newOpClass returns the class of an op added 2026-12 that the engine
-// implements with a family of its own (candle's broadcast_*, where_cond and full).
+// implements with a family of its own (candle's broadcast_*, where_cond and
+// full; matmul and cat).
 func newOpClass(name string) (tensor.OpClass, bool) {
-	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere) {
+	info, ok := tensor.LookupOp(name)
+	switch {
+	case !ok:
+	case info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere:
+		return info.Class, true
+	case info.Class == tensor.ClassMatmul || info.Class == tensor.ClassCat:
 		return info.Class, true
 	}
 	return 0, false

@@ -24,7 +24,7 @@ const (
 )
 
 // numClasses is the number of op classes of the catalog (tensor.OpClass).
-const numClasses = int(tensor.ClassFull) + 1
+const numClasses = int(tensor.ClassCat) + 1
 
 // family evaluates the ops of one class under the profiles it is attached to.
 type family struct {
