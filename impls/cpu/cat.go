@@ -131,14 +131,16 @@ func wordsAs[T number](e *Engine, t *tensor.Tensor, d tensor.DType) []uint64 {
 
 // catInputs are the case's tensors as the profile holds them (JAX x32 narrowed).
 func catInputs(p *profile, c *tensor.Case) []*tensor.Tensor {
-	ts := make([]*tensor.Tensor, len(c.Args))
-	for i, a := range c.Args {
-		ts[i] = a.Tensor
-		if p.fw == fwPyTorch || p.fw == fwNumPy || p.fw == fwJAX {
-			ts[i] = pyInput(p, a.Tensor)
+	python := p.fw <= fwJAX
+	out := make([]*tensor.Tensor, 0, len(c.Args))
+	for _, a := range c.Args {
+		t := a.Tensor
+		if python {
+			t = pyInput(p, t)
 		}
+		out = append(out, t)
 	}
-	return ts
+	return out
 }
 
 // catWellFormed: one or more valid tensors and a dim.

@@ -22,7 +22,7 @@ func init() {
 type mmGeometry struct {
 	m, k, kb, n    int   // k: a's last dim; kb: b's contracting dim
 	batchA, batchB []int // the dims before the matrices
-	batch          []int // their broadcast (nil when they do not broadcast)
+	batch          []int // their broadcast (nil when they do not broadcast, never nil when they do)
 	shape          []int // the result's shape
 }
 
@@ -36,8 +36,8 @@ func mmGeometryOf(a, b []int) mmGeometry {
 	if len(b) > 1 {
 		g.kb, g.n, g.batchB = b[len(b)-2], b[len(b)-1], b[:len(b)-2]
 	}
-	g.batch = broadcastDims(g.batchA, g.batchB)
-	if g.batch != nil {
+	if batch, ok := broadcastShapes(g.batchA, g.batchB); ok {
+		g.batch = batch
 		g.shape = slices.Clone(g.batch)
 		if len(a) > 1 {
 			g.shape = append(g.shape, g.m)
@@ -47,25 +47,6 @@ func mmGeometryOf(a, b []int) mmGeometry {
 		}
 	}
 	return g
-}
-
-// broadcastDims is the NumPy broadcast of two shapes, or nil (never nil
-// when they broadcast: an empty result is an empty, non-nil slice).
-func broadcastDims(x, y []int) []int {
-	n := max(len(x), len(y))
-	out := make([]int, n)
-	for k := 1; k <= n; k++ {
-		a, b := dimAt(x, k), dimAt(y, k)
-		switch {
-		case a == b || b == 1:
-			out[n-k] = a
-		case a == 1:
-			out[n-k] = b
-		default:
-			return nil
-		}
-	}
-	return out
 }
 
 // empty reports a result without elements or a sum without terms.
@@ -241,15 +222,15 @@ func torchFolds(a, b *tensor.Tensor) bool {
 	return true
 }
 
-// stridesOf is t's element strides (a copy): a view's, else row-major.
+// stridesOf is t's element strides (a copy): a view's, else each dim's
+// the count of the elements after it.
 func stridesOf(t *tensor.Tensor) []int {
 	if t.Strides != nil {
 		return slices.Clone(t.Strides)
 	}
-	st := make([]int, t.Rank())
-	for i, acc := t.Rank()-1, 1; i >= 0; i-- {
-		st[i] = acc
-		acc *= t.Shape[i]
+	st := make([]int, len(t.Shape))
+	for i := range st {
+		st[i] = tensor.NumElements(t.Shape[i+1:])
 	}
 	return st
 }
