@@ -228,6 +228,8 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 		c.Attrs.Shape = []int{a.Len()}
 	case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
 		s.drawNew(d, c, op.Class, dt) // gen_newops_a.go
+	case tensor.ClassMatmul, tensor.ClassCat:
+		s.drawMatmulCat(d, c, op.Class, dt) // gen_matmul.go
 	case tensor.ClassToHost:
 		a := s.tensor(d, dt, name, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}

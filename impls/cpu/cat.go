@@ -199,7 +199,9 @@ func pyCatEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	} else {
 		r = ts[0].DType
 		for _, t := range ts[1:] {
-			r = jaxPromote[r][t.DType]
+			if t.DType != r {
+				r = jaxPromote[r][t.DType]
+			}
 		}
 		if !p.x64 {
 			r = narrow32(r)
@@ -248,6 +250,9 @@ func torchCatEval(e *Engine, ts []*tensor.Tensor, dim int) tensor.Outcome {
 	}
 	r := ts[0].DType
 	for _, t := range ts[1:] {
+		if t.DType == r {
+			continue
+		}
 		if r = torchPromote[r][t.DType]; r == promoError {
 			return tensor.ErrorOutcome(tensor.UnsupportedDType, "RuntimeError: Promotion for uint16, uint32, uint64 types is not supported")
 		}
@@ -281,8 +286,8 @@ func numpySequenceType(ts []*tensor.Tensor) tensor.DType {
 	for i, t := range ts {
 		slots[i] = t.DType
 	}
-	if len(slots) == 1 {
-		return slots[0]
+	if !slices.ContainsFunc(slots, func(d tensor.DType) bool { return d != slots[0] }) {
+		return slots[0] // one dtype (complex ones have no promotion table)
 	}
 	gone := make([]bool, len(slots))
 	n := len(slots)

@@ -28,6 +28,9 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		{Name: "reduction grain", Elements: torchGrain, Ops: reductions},
 		// streaming stores of large contiguous int64 and float32 adds
 		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}},
+		// matmul.go: the packed path's kc and nc blocks (a k or n past mmKC,
+		// mmNC starts another block)
+		{Name: "matmul blocks", Elements: mmKC, Dim: true, Ops: []string{"matmul"}},
 	}
 	if e.workers > 1 {
 		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
@@ -39,6 +42,10 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
 			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 4})
 		}
+		// matmul.go mmRun splits a product's rows from the threshold's
+		// multiply-adds; cat.go catCopy splits its output words
+		sizes = append(sizes, tensor.PathSize{Name: "split: matmul", Elements: e.threshold, Ops: []string{"matmul"}, Weight: 2},
+			tensor.PathSize{Name: "split: cat", Elements: e.threshold, Align: 64, Ops: []string{"cat"}, Weight: 2})
 	}
 	return sizes
 }
