@@ -130,13 +130,24 @@ func wordsAs[T number](e *Engine, t *tensor.Tensor, d tensor.DType) []uint64 {
 }
 
 // catInputs are the case's tensors as the profile holds them (JAX x32 narrowed).
+// catInputs are the case's tensors as the profile holds them: JAX x32
+// narrows 64-bit data (pyArg; integer words keep their low bits, since cat
+// copies words as they are).
 func catInputs(p *profile, c *tensor.Case) []*tensor.Tensor {
 	python := p.fw <= fwJAX
 	out := make([]*tensor.Tensor, 0, len(c.Args))
 	for _, a := range c.Args {
 		t := a.Tensor
 		if python {
-			t = pyInput(p, t)
+			t = pyArg(p, t)
+		}
+		if t != a.Tensor && t.DType.IsInt() {
+			n := *t
+			n.Data = make([]uint64, len(t.Data))
+			for i, w := range t.Data {
+				n.Data[i] = w & 0xffffffff
+			}
+			t = &n
 		}
 		out = append(out, t)
 	}
@@ -197,15 +208,7 @@ func pyCatEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	if p.fw == fwNumPy {
 		r = numpySequenceType(ts)
 	} else {
-		r = ts[0].DType
-		for _, t := range ts[1:] {
-			if t.DType != r {
-				r = jaxPromote[r][t.DType]
-			}
-		}
-		if !p.x64 {
-			r = narrow32(r)
-		}
+		r = jaxJoinAll(ts, p.x64)
 	}
 	return tensor.ValueOutcome(catJoin(e, ts, d, r))
 }
@@ -264,6 +267,90 @@ func torchCatEval(e *Engine, ts []*tensor.Tensor, dim int) tensor.Outcome {
 		return tensor.ErrorOutcome(tensor.ShapeMismatch, "RuntimeError: Sizes of tensors must match except in dimension %d", d)
 	}
 	return tensor.ValueOutcome(catJoin(e, kept, d, r))
+}
+
+// JAX's type promotion lattice (policy jax.promote.lattice), for the join
+// of a whole list: joining two dtypes at a time through concrete dtypes
+// loses the weak nodes (int8 with uint64 meets at the weak float, which a
+// float16 then refines to float16, not float64).
+const (
+	jB1 = iota
+	jIW // weak int
+	jU8
+	jU16
+	jU32
+	jU64
+	jI8
+	jI16
+	jI32
+	jI64
+	jFW // weak float
+	jBF16
+	jF16
+	jF32
+	jF64
+	jCW // weak complex
+	jC64
+	jC128
+	jNodes
+)
+
+// jaxAbove lists each node's immediate successors (jax/_src/dtypes.py
+// _type_promotion_lattice, not strict).
+var jaxAbove = [jNodes][]int{
+	jB1: {jIW}, jIW: {jU8, jI8}, jU8: {jI16, jU16}, jU16: {jI32, jU32}, jU32: {jI64, jU64}, jU64: {jFW},
+	jI8: {jI16}, jI16: {jI32}, jI32: {jI64}, jI64: {jFW}, jFW: {jBF16, jF16, jCW}, jBF16: {jF32}, jF16: {jF32},
+	jF32: {jF64, jC64}, jF64: {jC128}, jCW: {jC64}, jC64: {jC128},
+}
+
+// jaxUpper[n] is the set of nodes at or above n, as bits.
+var jaxUpper = func() [jNodes]uint32 {
+	var up [jNodes]uint32
+	for n := jNodes - 1; n >= 0; n-- { // successors have larger indices
+		up[n] = 1 << n
+		for _, s := range jaxAbove[n] {
+			up[n] |= up[s]
+		}
+	}
+	return up
+}()
+
+var jaxNodeOf = map[tensor.DType]int{tensor.Bool: jB1, tensor.U8: jU8, tensor.U16: jU16, tensor.U32: jU32, tensor.U64: jU64,
+	tensor.I8: jI8, tensor.I16: jI16, tensor.I32: jI32, tensor.I64: jI64, tensor.BF16: jBF16, tensor.F16: jF16,
+	tensor.F32: jF32, tensor.F64: jF64, tensor.C64: jC64, tensor.C128: jC128}
+
+// jaxJoinAll is the least upper bound of the tensors' dtypes: the node of
+// their common upper set whose own upper set is all of it; a weak result
+// takes its kind's default dtype (64-bit, narrowed to 32 without x64).
+func jaxJoinAll(ts []*tensor.Tensor, x64 bool) tensor.DType {
+	common := ^uint32(0)
+	for _, t := range ts {
+		common &= jaxUpper[jaxNodeOf[t.DType]]
+	}
+	var r tensor.DType
+	for n := 0; n < jNodes; n++ {
+		if common&(1<<n) == 0 || jaxUpper[n] != common {
+			continue
+		}
+		switch n {
+		case jIW:
+			r = tensor.I64
+		case jFW:
+			r = tensor.F64
+		case jCW:
+			r = tensor.C128
+		default:
+			for d, m := range jaxNodeOf {
+				if m == n {
+					r = d
+				}
+			}
+		}
+	}
+	if !x64 {
+		r = narrow32(r)
+	}
+	return r
 }
 
 // npTypeNum is NumPy's type number on Linux x86-64 (int64 is NPY_LONG,
