@@ -130,13 +130,14 @@ func (s *scope) mmElements(d *draw, dt tensor.DType, shape []int) *tensor.Tensor
 func (s *scope) tierMatmul(d *draw, c *tensor.Case, dt tensor.DType) {
 	t := s.tier
 	size := t.size(d)
-	m, k, n := d.between(1, 9), size, d.between(1, 9)
+	edge := []int{1, 3, 8, 9, 12} // the engine's packed path takes m, n and k of 8 and more
+	m, k, n := pick(d, edge), size, pick(d, edge)
 	switch {
 	case !t.Dim: // a's m x k holds the size, n small: the work is a few times it
-		k, n = pick(d, []int{8, 16, 33, 64}), d.between(1, 4)
+		k, n = pick(d, []int{8, 16, 33, 64}), pick(d, []int{2, 8, 9, 16})
 		m = (size + k - 1) / k
 	case d.coin():
-		k, n = d.between(1, 9), size
+		k, n = pick(d, edge), size
 	}
 	sa, sb := []int{m, k}, []int{k, n}
 	if d.oneIn(4) {
