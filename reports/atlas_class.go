@@ -143,6 +143,8 @@ func inputKinds(c *tensor.Case) string {
 		if at.Start != nil && at.End != nil {
 			extra = append(extra, "literals "+literalKind(*at.Start)+", "+literalKind(*at.End))
 		}
+	case "matmul", "cat":
+		extra = append(extra, matmulCatKind(c)) // repro_matmul.go
 	case "zeros":
 		if at.DType.Valid() {
 			extra = append(extra, "dtype "+at.DType.Kind().String())
