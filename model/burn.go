@@ -130,6 +130,10 @@ func evalBurn(e *evaluation) tensor.Outcome {
 		return e.burnSort(args[0]) // sortrust.go
 	case tensor.ClassMaskSelect:
 		return e.burnMaskSelectOp(args[0], args[1]) // maskselect.go
+	case tensor.ClassMatmul:
+		return e.burnMatmulOp(args[0], args[1]) // matmulrust.go
+	case tensor.ClassCat:
+		return e.burnCatOp(args) // cat.go
 	}
 	return e.unsupported(noSuchOp, "burn has no %s", e.c.Op)
 }

@@ -44,6 +44,10 @@ func evalCandleNew(e *evaluation) (tensor.Outcome, bool) {
 		return e.candleSort(), true // sortrust.go
 	case tensor.ClassMaskSelect:
 		return e.unsupported(candleNoMaskSelect, "candle has no mask selection (t[mask])"), true
+	case tensor.ClassMatmul:
+		return e.candleMatmulOp(), true // matmulrust.go
+	case tensor.ClassCat:
+		return e.candleCatOp(), true // cat.go
 	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassReduce, tensor.ClassCumsum:
 		if e.c.Attrs.DType.Valid() {
 			return e.unsupported(candleNoNewOp, "candle's %s takes no dtype argument", e.c.Op), true

@@ -153,11 +153,13 @@ func probeSupport(profile string) *support {
 			ds = s.probeNew(op, answers) // gen_newops_a.go
 		case tensor.ClassSort, tensor.ClassMaskSelect:
 			ds = s.probeSort(op, answers) // gen_sort.go
+		case tensor.ClassMatmul, tensor.ClassCat:
+			ds = s.probeMatmulCat(op, answers) // gen_matmul.go
 		default: // creation ops take no tensor: probe each dtype the op can be asked for
 			ds = s.probeCreation(op, answers)
 		}
 		if len(ds) > 0 && op.Class != tensor.ClassFromLiteral && op.Class != tensor.ClassArange &&
-			op.Class != tensor.ClassZeros && !isNewClass(op.Class) && !s.answersRank0(op, ds[0], answers) {
+			op.Class != tensor.ClassZeros && !isNewClass(op.Class) && !isMatmulCat(op.Class) && !s.answersRank0(op, ds[0], answers) {
 			s.minRank[op.Name] = 1
 		}
 		if len(ds) > 0 {

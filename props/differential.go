@@ -51,6 +51,9 @@ func (f *Finding) Signature() string {
 		}
 	}
 	op := c.Op
+	if c.Op == "cat" { // a list: its dtypes, once each (gen_matmul.go)
+		dtypes = strings.Join(distinctDTypes(strings.Split(dtypes, ",")), ",")
+	}
 	if c.IsProgram() { // the chain of ops; the dtypes are the program's inputs'
 		op = "program:" + strings.Join(c.Ops(), ">")
 		for _, s := range c.Steps {

@@ -209,6 +209,7 @@ var candidateFamilies = []struct {
 }{
 	{stepCandidates, false, false},
 	{viewCandidates, false, false},
+	{matmulCatCandidates, false, true}, // gen_matmul.go
 	{sliceCandidates, false, true},
 	{dimCandidates, false, true},
 	{maskDimCandidates, false, true}, // gen_sort.go

@@ -147,6 +147,8 @@ func inputKinds(c *tensor.Case) string {
 		}
 	case "sort", "argsort":
 		extra = append(extra, sortAttrKinds(at)...) // repro_sort.go
+	case "matmul", "cat":
+		extra = append(extra, matmulCatKind(c)) // repro_matmul.go
 	case "zeros":
 		if at.DType.Valid() {
 			extra = append(extra, "dtype "+at.DType.Kind().String())

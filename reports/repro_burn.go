@@ -103,7 +103,6 @@ func burnBody(c *tensor.Case, steps []*tensor.Case) string {
 	}
 	var b strings.Builder
 	var args []string
-	names := []string{"a", "b"}
 	for k, a := range c.Args {
 		if a.IsNull() {
 			args = append(args, "None")
@@ -113,12 +112,12 @@ func burnBody(c *tensor.Case, steps []*tensor.Case) string {
 			args = append(args, rustScalar(a.Scalar))
 			continue
 		}
-		lines, why := burnInput(names[k%2], a.Tensor)
+		lines, why := burnInput(argName(k), a.Tensor)
 		if why != "" {
 			return compileError(why)
 		}
 		b.WriteString(lines)
-		args = append(args, names[k%2])
+		args = append(args, argName(k))
 	}
 	expr, why := burnOp(c, args)
 	if why != "" {
@@ -131,6 +130,9 @@ func burnBody(c *tensor.Case, steps []*tensor.Case) string {
 }
 
 func burnOp(c *tensor.Case, args []string) (string, string) {
+	if expr, ok := burnMatmulCat(c, args); ok { // repro_matmul.go
+		return expr, ""
+	}
 	op, _ := tensor.LookupOp(c.Op)
 	at := c.Attrs
 	dim := 0

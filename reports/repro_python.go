@@ -269,7 +269,6 @@ func (w *pyWriter) body(c *tensor.Case) string {
 		return w.programBody(c)
 	}
 	var lines []string
-	names := []string{"a", "b", "c", "d"}
 	var args []string
 	for k, a := range c.Args {
 		if a.IsNull() {
@@ -280,7 +279,7 @@ func (w *pyWriter) body(c *tensor.Case) string {
 			args = append(args, pyScalar(a.Scalar))
 			continue
 		}
-		name := names[k%len(names)]
+		name := argName(k)
 		if c.Op == "index_select" && k == 1 {
 			name = "index"
 		}

@@ -128,10 +128,14 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 
 // newOpClass returns the class of an op added 2026-12 that the engine
 // implements with a family of its own (candle's broadcast_*, where_cond and
-// full; sort, argsort and mask_select).
+// full; sort, argsort and mask_select; matmul and cat).
 func newOpClass(name string) (tensor.OpClass, bool) {
-	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere ||
-		info.Class == tensor.ClassSort || info.Class == tensor.ClassMaskSelect) {
+	info, ok := tensor.LookupOp(name)
+	switch {
+	case !ok:
+	case info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere,
+		info.Class == tensor.ClassSort || info.Class == tensor.ClassMaskSelect,
+		info.Class == tensor.ClassMatmul || info.Class == tensor.ClassCat:
 		return info.Class, true
 	}
 	return 0, false
@@ -154,6 +158,20 @@ func init() {
 	candleAttach(tensor.ClassWhere, candleWhereSupports, candleWhere)
 }
 
+// selectWords is the reference loop
+//
+//	for i: dst[i] = t[i] if cond[i] != 0 else f[i]
+//
+// without a branch (a random condition mispredicts half of them): a mask
+// of all ones where the condition word is nonzero picks t's bits.
+func selectWords(dst, cond, t, f []uint64) {
+	dst, t, f = dst[:len(cond)], t[:len(cond)], f[:len(cond)]
+	for i, w := range cond {
+		m := -((w | -w) >> 63) // integer words hold the value's bits: nonzero is true
+		dst[i] = f[i] ^ (t[i]^f[i])&m
+	}
+}
+
 // candleWhereSupports: where_cond takes tensors only; the rest compiles.
 func candleWhereSupports(_ *profile, c *tensor.Case) bool {
 	if len(c.Args) != 3 {
@@ -170,7 +188,7 @@ func candleWhereSupports(_ *profile, c *tensor.Case) bool {
 // candleWhere is cond.where_cond(&on_true, &on_false) on the CPU: equal
 // shapes, one value dtype, an integer condition (nonzero is true), then a
 // select of the values' words (policy candle.where-cond).
-func candleWhere(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
+func candleWhere(e *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 	cond, t, f := c.Args[0].Tensor, c.Args[1].Tensor, c.Args[2].Tensor
 	for _, v := range []*tensor.Tensor{t, f} {
 		if !slices.Equal(cond.Shape, v.Shape) {
@@ -187,12 +205,6 @@ func candleWhere(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 	}
 	cw, tw, fw := cond.Contiguous().Data, t.Contiguous().Data, f.Contiguous().Data
 	out := &tensor.Tensor{DType: t.DType, Shape: slices.Clone(t.Shape), Data: make([]uint64, len(tw))}
-	for i, w := range cw {
-		if w != 0 { // integer words hold the value's bits: nonzero is true
-			out.Data[i] = tw[i]
-		} else {
-			out.Data[i] = fw[i]
-		}
-	}
+	e.splitRun(len(cw), func(_, lo, hi int) { selectWords(out.Data[lo:hi], cw[lo:hi], tw[lo:hi], fw[lo:hi]) })
 	return tensor.ValueOutcome(out)
 }

@@ -37,6 +37,9 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		// quicksort, from radixMin by an LSD radix sort
 		{Name: "pair-sorted rows", Elements: pairMin, Dim: true, Ops: []string{"sort", "argsort"}},
 		{Name: "radix rows", Elements: radixMin, Dim: true, Ops: []string{"sort", "argsort"}},
+		// matmul.go: the packed path's kc and nc blocks (a k or n past mmKC,
+		// mmNC starts another block)
+		{Name: "matmul blocks", Elements: mmKC, Dim: true, Ops: []string{"matmul"}},
 	}
 	if e.workers > 1 {
 		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
@@ -49,6 +52,10 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 			{"split: sort rows", []string{"sort", "argsort"}}} {
 			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 4})
 		}
+		// matmul.go mmRun splits a product's rows from the threshold's
+		// multiply-adds; cat.go catCopy splits its output words
+		sizes = append(sizes, tensor.PathSize{Name: "split: matmul", Elements: e.threshold, Ops: []string{"matmul"}, Weight: 2},
+			tensor.PathSize{Name: "split: cat", Elements: e.threshold, Align: 64, Ops: []string{"cat"}, Weight: 2})
 	}
 	return sizes
 }
