@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -20,6 +21,20 @@ type ctxBackend struct {
 	tensor.Backend
 	ctx  context.Context
 	stop atomic.Bool
+	// callStart is when the backend call in progress began (Unix
+	// nanoseconds), 0 between calls: the hang watchdog reads it.
+	callStart atomic.Int64
+}
+
+// calling marks a backend call in progress until the returned func runs.
+func (b *ctxBackend) calling() func() {
+	b.callStart.Store(time.Now().UnixNano())
+	return func() { b.callStart.Store(0) }
+}
+
+func (b *ctxBackend) Supports(profile string, c *tensor.Case) bool {
+	defer b.calling()()
+	return b.Backend.Supports(profile, c)
 }
 
 func withContext(ctx context.Context, b tensor.Backend) *ctxBackend {
@@ -27,6 +42,7 @@ func withContext(ctx context.Context, b tensor.Backend) *ctxBackend {
 }
 
 func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
+	defer b.calling()()
 	ce, ok := b.Backend.(contextEvaluator)
 	if !ok {
 		return b.Backend.Eval(profile, c)
@@ -43,9 +59,10 @@ func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 // Eval.
 func (b *ctxBackend) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bool) {
 	if te, ok := b.Backend.(tensor.TryEvaler); ok {
+		defer b.calling()()
 		return te.TryEval(profile, c)
 	}
-	if !b.Backend.Supports(profile, c) {
+	if !b.Supports(profile, c) {
 		return tensor.Outcome{}, false
 	}
 	return b.Eval(profile, c), true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/tensor"
@@ -18,6 +19,7 @@ type Finding struct {
 	Got      tensor.Outcome // the backend's
 	Compare  tensor.Comparison
 	Panicked bool   // the backend's Go code panicked (a bug in the backend itself)
+	Hung     bool   // the backend's call did not return (campaign/hang.go)
 	Stack    string // where, when it panicked
 }
 
@@ -29,6 +31,8 @@ func (f *Finding) Signature() string {
 	switch {
 	case f.Panicked:
 		kind = "backend-panic"
+	case f.Hung:
+		kind = "backend-hang"
 	case f.Got.HarnessFailure():
 		kind = "harness-failure"
 	}
@@ -73,6 +77,9 @@ func (f *Finding) Error() string {
 	}
 	if f.Panicked {
 		return fmt.Sprintf("%s: %s panicked on %s: %v\n%s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message, f.Stack)
+	}
+	if f.Hung {
+		return fmt.Sprintf("%s: %s did not return on %s: %s", f.Profile, f.Backend, f.Case.Describe(), f.Compare.Detail)
 	}
 	return fmt.Sprintf("%s: %s departs from the model on %s\n  model:   %s\n  backend: %s\n  %s\n  model rules: %v",
 		f.Profile, f.Backend, f.Case.Describe(), f.Want, f.Got, f.Compare.Detail, f.Want.Rules)
@@ -145,11 +152,21 @@ func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tens
 		Compare: tensor.Compare(want, got, c.Tolerance()), Panicked: panicked, Stack: stack}
 }
 
+// HangFinding is the finding of a backend call on c that has not returned
+// after limit: the model's outcome against a crash "timeout".
+func HangFinding(b tensor.Backend, profile string, c *tensor.Case, limit time.Duration) *Finding {
+	want := model.Eval(profile, c)
+	got := tensor.CrashOutcome("timeout")
+	cmp := tensor.Compare(want, got, c.Tolerance())
+	cmp.Detail = fmt.Sprintf("the backend's call ran for more than %s", limit)
+	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got, Compare: cmp, Hung: true}
+}
+
 // Failed reports whether the check is not a match: the outcomes differ, the
 // backend panicked, or the harness got no answer from it (which is never a
 // match, and never a finding about the implementation either).
 func (f *Finding) Failed() bool {
-	return f.Panicked || f.Got.HarnessFailure() || !f.Compare.Match()
+	return f.Panicked || f.Hung || f.Got.HarnessFailure() || !f.Compare.Match()
 }
 
 // Differential evaluates c under profile with the model and the backend and
