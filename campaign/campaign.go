@@ -264,9 +264,14 @@ func (r *runner) runCase(w int, j int64) (done bool) {
 	if f == nil {
 		count.cases.Add(1)
 		count.declined.Add(1)
+		f = props.UnclaimedDecline(target.Backend, target.Profile, c) // a lost coverage, or nil
 		r.tierCases[ti].Add(1)
 		r.tierNanos[ti].Add(int64(time.Since(start)))
-		return true
+		if f == nil {
+			return true
+		}
+		count.unclaimed.Add(1)
+		return r.record(w, k, i, c, f)
 	}
 	count.cases.Add(1)
 	if f.Want.NotModeled() { // nothing to compare with
@@ -286,6 +291,12 @@ func (r *runner) runCase(w int, j int64) (done bool) {
 		r.reportHarness(f)
 		return true
 	}
+	return r.record(w, k, i, c, f)
+}
+
+// record shrinks and stores the finding f of case i (case c of target k,
+// checked by worker w), unless its signature is already stored.
+func (r *runner) record(w, k int, i int64, c *tensor.Case, f *props.Finding) bool {
 	if r.store.seen(f.Signature()) {
 		return true
 	}
@@ -349,7 +360,11 @@ func shrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxR
 		if watch != nil {
 			defer watch(cb, c)()
 		}
-		g := props.Differential(cb, f.Profile, c)
+		check := props.Differential
+		if f.Declined {
+			check = props.CheckDecline
+		}
+		g := check(cb, f.Profile, c)
 		if cb.interrupted() || g == nil || !sameFailure(f, g) {
 			return false
 		}
@@ -383,7 +398,7 @@ func targetBackend(f *props.Finding, targets []Target) tensor.Backend {
 
 // sameFailure reports whether g shows the same bug as f.
 func sameFailure(f, g *props.Finding) bool {
-	return g.Compare.Divergence == f.Compare.Divergence && g.Panicked == f.Panicked &&
+	return g.Compare.Divergence == f.Compare.Divergence && g.Panicked == f.Panicked && g.Declined == f.Declined &&
 		g.Want.Form == f.Want.Form && g.Got.Form == f.Got.Form
 }
 
@@ -483,7 +498,7 @@ func (r *runner) stats() Stats {
 	}
 	c := s.Counts
 	s.Cases, s.Checked = c.Cases, c.Checked()
-	s.Divergent = c.Diverged.total() + c.BackendPanics + c.BackendHangs
+	s.Divergent = c.Diverged.total() + c.BackendPanics + c.BackendHangs + c.UnclaimedDeclines
 	for _, sz := range r.newSizes {
 		s.OriginalElements = append(s.OriginalElements, sz[0])
 		s.ShrunkElements = append(s.ShrunkElements, sz[1])

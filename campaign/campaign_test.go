@@ -300,3 +300,50 @@ func TestHangIsAFindingAndEndsTheCampaign(t *testing.T) {
 	}
 	t.Logf("hang on %s after %d cases", hung.Case.Describe(), st.Cases)
 }
+
+// lostCoverage is the model on numpy that has lost its neg of i16: it
+// declines it, while it lists only complex inputs as a gap.
+type lostCoverage struct{ buggyBackend }
+
+func (lostCoverage) Supports(p string, c *tensor.Case) bool {
+	if c.Op == "neg" && c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.I16 {
+		return false
+	}
+	return buggyBackend{}.Supports(p, c)
+}
+
+func (lostCoverage) Gap(_ string, c *tensor.Case) string {
+	for _, a := range c.Args {
+		if a.Tensor != nil && a.Tensor.DType.IsComplex() {
+			return "complex inputs"
+		}
+	}
+	return ""
+}
+
+func TestUnclaimedDeclineIsAFinding(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{lostCoverage{}, "numpy"}}
+	cfg.Gen.Ops = []string{"neg"}
+	cfg.MaxCases = 3000
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Counts.UnclaimedDeclines == 0 || st.Divergent == 0 {
+		t.Fatalf("no unclaimed decline counted: %+v", st.Counts)
+	}
+	findings, err := ReadFindings(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		if strings.HasSuffix(f.Info.Signature, " declined") {
+			if f.Case.Args[0].Tensor.DType != tensor.I16 || f.Info.ShrunkElements > 1 {
+				t.Errorf("the finding is %s, want neg of one i16 element", f.Case.Describe())
+			}
+			return
+		}
+	}
+	t.Errorf("no declined finding among %d findings", len(findings))
+}

@@ -68,5 +68,14 @@ func (b *ctxBackend) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bo
 	return b.Eval(profile, c), true
 }
 
+// Gap passes a tensor.GapLister's gaps through (CheckDecline sees the
+// backend through this wrapper while shrinking).
+func (b *ctxBackend) Gap(profile string, c *tensor.Case) string {
+	if gl, ok := b.Backend.(tensor.GapLister); ok {
+		return gl.Gap(profile, c)
+	}
+	return "not a gap lister"
+}
+
 // interrupted reports whether the context cut a call short.
 func (b *ctxBackend) interrupted() bool { return b.stop.Load() }

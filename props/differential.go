@@ -20,6 +20,7 @@ type Finding struct {
 	Compare  tensor.Comparison
 	Panicked bool   // the backend's Go code panicked (a bug in the backend itself)
 	Hung     bool   // the backend's call did not return (campaign/hang.go)
+	Declined bool   // the backend declined a case the model answers, outside its gaps (tensor.GapLister)
 	Stack    string // where, when it panicked
 }
 
@@ -33,6 +34,8 @@ func (f *Finding) Signature() string {
 		kind = "backend-panic"
 	case f.Hung:
 		kind = "backend-hang"
+	case f.Declined:
+		kind = "declined"
 	case f.Got.HarnessFailure():
 		kind = "harness-failure"
 	}
@@ -77,6 +80,9 @@ func (f *Finding) Error() string {
 	}
 	if f.Panicked {
 		return fmt.Sprintf("%s: %s panicked on %s: %v\n%s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message, f.Stack)
+	}
+	if f.Declined {
+		return fmt.Sprintf("%s: %s declines %s, which the model answers (%s) and no gap of the backend's names", f.Profile, f.Backend, f.Case.Describe(), f.Want)
 	}
 	if f.Hung {
 		return fmt.Sprintf("%s: %s did not return on %s: %s", f.Profile, f.Backend, f.Case.Describe(), f.Compare.Detail)
@@ -152,6 +158,32 @@ func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tens
 		Compare: tensor.Compare(want, got, c.Tolerance()), Panicked: panicked, Stack: stack}
 }
 
+// UnclaimedDecline returns the finding of a case b declined (the caller
+// knows it did) when the model answers it and b is a tensor.GapLister that
+// names no gap for it, or nil.
+func UnclaimedDecline(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+	gl, ok := b.(tensor.GapLister)
+	if !ok {
+		return nil
+	}
+	want := model.Eval(profile, c)
+	if want.Form == tensor.FormUnsupported || gl.Gap(profile, c) != "" {
+		return nil
+	}
+	got := tensor.UnsupportedOutcome("%s declines the case", b.Name())
+	cmp := tensor.Compare(want, got, c.Tolerance())
+	cmp.Detail = "declined outside every gap the backend lists"
+	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got, Compare: cmp, Declined: true}
+}
+
+// CheckDecline is UnclaimedDecline of a case b does not support, or nil.
+func CheckDecline(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+	if Supports(b, profile, c) {
+		return nil
+	}
+	return UnclaimedDecline(b, profile, c)
+}
+
 // HangFinding is the finding of a backend call on c that has not returned
 // after limit: the model's outcome against a crash "timeout".
 func HangFinding(b tensor.Backend, profile string, c *tensor.Case, limit time.Duration) *Finding {
@@ -166,7 +198,7 @@ func HangFinding(b tensor.Backend, profile string, c *tensor.Case, limit time.Du
 // backend panicked, or the harness got no answer from it (which is never a
 // match, and never a finding about the implementation either).
 func (f *Finding) Failed() bool {
-	return f.Panicked || f.Hung || f.Got.HarnessFailure() || !f.Compare.Match()
+	return f.Panicked || f.Hung || f.Declined || f.Got.HarnessFailure() || !f.Compare.Match()
 }
 
 // Differential evaluates c under profile with the model and the backend and

@@ -119,6 +119,10 @@ func reproOne(ctx context.Context, path string, o replay, stdout, stderr io.Writ
 	supported, ok := interruptible(hangCtx, func() bool { return props.Supports(b, sf.Info.Profile, sf.Case) })
 	if ok {
 		switch {
+		case !supported && props.UnclaimedDecline(b, sf.Info.Profile, sf.Case) != nil:
+			fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  still declines it: the model answers the case and the backend lists no gap for it\n",
+				path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+			return exitDiverged
 		case !supported:
 			fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  declined: the backend no longer takes the case (nothing to compare)\n",
 				path, b.Name(), sf.Info.Profile, sf.Case.Describe())

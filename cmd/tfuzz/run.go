@@ -194,8 +194,8 @@ func printCounts(w io.Writer, st campaign.Stats) {
 	c := st.Counts
 	fmt.Fprintf(w, "checks: %s; %.0f value-or-error checks/s/core; %d elements matched only through \"?\"\n",
 		c.FormSplit(), st.PerCore(c.ValueOrError()), c.Unspecified)
-	fmt.Fprintf(w, "not checks: %d declined by the backend, %d backend panics, %d backend hangs, %d harness failures, %d the model states nothing for\n",
-		c.Declined, c.BackendPanics, c.BackendHangs, c.HarnessFailures, c.NotModeled)
+	fmt.Fprintf(w, "not checks: %d declined by the backend (%d of them outside the gaps it lists: findings), %d backend panics, %d backend hangs, %d harness failures, %d the model states nothing for\n",
+		c.Declined, c.UnclaimedDeclines, c.BackendPanics, c.BackendHangs, c.HarnessFailures, c.NotModeled)
 	if c.Cases > 0 {
 		views, programs := c.Views, c.Programs
 		fmt.Fprintf(w, "views: %d cases (%.1f%%), %d checked; programs: %d cases (%.1f%%), %d checked\n",
