@@ -32,7 +32,8 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		// a reduction across threads, which opens its order
 		{Name: "reduction grain", Elements: torchGrain, Ops: reductions, Profiles: torch},
 		// addnt.go: streaming stores of large contiguous int64 and float32 adds
-		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}, Profiles: python, DTypes: []tensor.DType{tensor.I64, tensor.F32}},
+		// (weight 2: its cases cost 2^20 elements each, the most of any tier)
+		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}, Profiles: python, DTypes: []tensor.DType{tensor.I64, tensor.F32}, Weight: 2},
 		// sortkernel.go: rows are sorted by insertion, from pairMin by a pair
 		// quicksort, from radixMin by an LSD radix sort
 		{Name: "pair-sorted rows", Elements: pairMin, Dim: true, Ops: []string{"sort", "argsort"}},
