@@ -10,7 +10,7 @@ func TestMaskSelect(t *testing.T) {
 	grid := `{"dtype": "i32", "shape": [2, 2], "data": [1, 2, 3, 4]}`
 	u8 := `{"dtype": "u8", "shape": [3], "data": [1, 0, 1]}`
 	mask := func(x, m string) string { return `{"op": "mask_select", "args": [` + x + `, ` + m + `], "attrs": {}}` }
-	checkOutcomes(t, []outcomeRow{
+	checkRows(t, []outcomeRow{
 		{"torch: a uint8 index is a mask (seed 000)", "pytorch/mps", mask(row, u8),
 			`{"value": {"dtype": "f32", "shape": [2], "data": ["10.0", "30.0"]}}`},
 		{"NumPy: a uint8 array is integer indices", "numpy", mask(row, u8),
