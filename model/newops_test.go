@@ -1,8 +1,6 @@
 package model
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestNewOps: the ops added 2026-12, one row per rule, against outcomes
 // worked out by hand from the sources the rules cite.
