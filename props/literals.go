@@ -229,7 +229,22 @@ func genLiteral(d *draw, sx syntax, forms []litForm) string {
 		elems = elems[:1] // a one-element list
 		return "[" + elems[0] + "]"
 	}
+	if f.nest == litRagged && d.coin() {
+		return pick(d, raggedShapes)(elems[0], elems[1])
+	}
 	return f.text(elems)
+}
+
+// raggedShapes are the other literals whose nesting a parser must refuse
+// or read with care: a later element deeper than the first, a scalar
+// beside a list either way, empty inner lists, three levels.
+var raggedShapes = []func(a, b string) string{
+	func(a, b string) string { return "[[" + a + "], [[" + b + "]]]" },
+	func(a, b string) string { return "[" + a + ", [" + b + "]]" },
+	func(a, b string) string { return "[[" + a + "], " + b + "]" },
+	func(a, b string) string { return "[[], []]" },
+	func(a, b string) string { return "[[" + a + ", " + b + "], []]" },
+	func(a, b string) string { return "[[[" + a + ", " + b + "]], [[" + b + ", " + a + "]]]" },
 }
 
 // literalElement draws one element of kind k.
