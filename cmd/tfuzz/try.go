@@ -114,9 +114,13 @@ func printTry(ctx context.Context, w io.Writer, c *tensor.Case, profiles []strin
 			got := tensor.UnsupportedOutcome("not served here")
 			mark := ""
 			if contains(backend.Profiles(), p) && props.Supports(backend, p, c) {
-				got = backend.Eval(p, c)
+				var panicked bool
+				got, _, panicked = props.SafeEval(backend, p, c) // a Go panic is the backend's bug, not tfuzz's
 				mark = "MISMATCH"
-				if tensor.Compare(want, got, c.Tolerance()).Match() {
+				switch {
+				case panicked:
+					mark = "BACKEND PANIC"
+				case tensor.Compare(want, got, c.Tolerance()).Match():
 					mark = "ok"
 				}
 			}
