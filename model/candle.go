@@ -206,13 +206,17 @@ func (e *evaluation) candleArange() tensor.Outcome {
 }
 
 // rustArangeValues runs `while current < end { push(current); current += 1 }`
-// in the dtype d; ok is false past the model's size limit, and for a float
-// loop that stops advancing (the process runs out of memory: not modeled).
+// in the dtype d; ok is false past the model's size limit (decided before
+// the loop when the bounds are that far apart), and for a float loop that
+// stops advancing (the process runs out of memory: not modeled).
 func rustArangeValues(ends *tensor.Tensor, d tensor.DType) (*tensor.Tensor, bool) {
 	var vals []float64
 	var ints []uint64
 	if d.IsFloat() {
 		cur, end := ends.Float(0), ends.Float(1)
+		if end-cur > tensor.MaxElements+1 { // each step adds 1 at most: past the limit, whatever the rounding
+			return nil, false
+		}
 		for cur < end {
 			if len(vals) >= tensor.MaxElements {
 				return nil, false
@@ -226,6 +230,9 @@ func rustArangeValues(ends *tensor.Tensor, d tensor.DType) (*tensor.Tensor, bool
 		}
 	} else {
 		cur, end := ends.Uint(0), ends.Uint(1)
+		if intLess(cur, end, d) && end-cur > tensor.MaxElements { // the count, modulo 2^64: exact when cur < end
+			return nil, false
+		}
 		for intLess(cur, end, d) {
 			if len(ints) >= tensor.MaxElements {
 				return nil, false

@@ -285,6 +285,9 @@ var arangeKinds = []litKind{litInt, litFloat, litMixed}
 func genArangeBounds(d *draw, k litKind) (start, end string) {
 	ints := []string{"0", "1", "-2", "3", "5"}
 	floats := []string{"0.0", "0.5", "2.5", "3.0", "-1.5"}
+	if d.oneIn(8) { // a bound past float64's range: the literal 1e309 is inf
+		floats = []string{"1e309", "-1e309", "1e308", "-0.0"}
+	}
 	if d.coin() {
 		switch k {
 		case litInt:

@@ -76,11 +76,26 @@ func rustArangeEnds(c *tensor.Case, hint string) (ends *tensor.Tensor, typ strin
 	return nil, typ, nil
 }
 
+// span is end - start of arange's bounds, 0 when empty, as a float64
+// (an upper bound of the count: each step adds at most 1).
+func span(ends *tensor.Tensor) float64 {
+	switch d := ends.DType; {
+	case d.IsFloat():
+		return max(ends.Float(1)-ends.Float(0), 0)
+	case d.IsSigned():
+		return max(float64(ends.Int(1))-float64(ends.Int(0)), 0)
+	}
+	return max(float64(ends.Uint(1))-float64(ends.Uint(0)), 0)
+}
+
 // rustArange runs `while cur < end { push(cur); cur += 1 }` in the dtype of
 // ends (floats round each step); ok is false past tensor.MaxElements
 // elements, and for a float loop that would never end (cur+1 == cur).
 func rustArange(ends *tensor.Tensor) (*tensor.Tensor, bool) {
 	d := ends.DType
+	if span(ends) > tensor.MaxElements+1 {
+		return nil, false // more than the limit: no need to count them one by one
+	}
 	var words []uint64
 	switch {
 	case d == tensor.F32:
