@@ -2,6 +2,7 @@ package props
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tfuzz/tfuzz/impls/cpu"
@@ -52,4 +53,32 @@ func TestDifferentialPropertyCanFail(t *testing.T) {
 		t.Errorf("divergence %q, want %q", found.Compare.Divergence, tensor.DiffZeroSign)
 	}
 	t.Logf("found on %s, shrunk to %s", found.Case.Describe(), shrunk.Describe())
+}
+
+// shortResultEngine is the CPU engine whose neg returns a tensor holding
+// one element fewer than its shape: a malformed outcome.
+type shortResultEngine struct{ *cpu.Engine }
+
+func (s shortResultEngine) Eval(p string, c *tensor.Case) tensor.Outcome {
+	out := s.Engine.Eval(p, c)
+	if c.Op == "neg" && out.Form == tensor.FormValue && out.Value.Len() > 0 {
+		v := out.Value.Clone()
+		v.Data = v.Data[:len(v.Data)-1]
+		return tensor.ValueOutcome(v)
+	}
+	return out
+}
+
+// TestMalformedOutcomeIsTheBackendsBug: a backend outcome that cannot be
+// read (a tensor shorter than its shape) is a finding of a backend bug,
+// not a crash of the comparison or of the report that encodes it.
+func TestMalformedOutcomeIsTheBackendsBug(t *testing.T) {
+	c := &tensor.Case{Op: "neg", Args: []tensor.Arg{{Tensor: tensor.New(tensor.I32, 3)}}}
+	f := Check(shortResultEngine{cpu.New()}, "numpy", c)
+	if !f.Failed() || !f.Panicked || !strings.Contains(f.Got.Message, "malformed") {
+		t.Fatalf("got %s (panicked %t), want a malformed-outcome finding", f.Got, f.Panicked)
+	}
+	if b := tensor.EncodeCase(&tensor.Case{Op: "neg", Args: c.Args, Got: tensor.Outcomes{{Profile: "numpy", Outcome: f.Got}}}); len(b) == 0 {
+		t.Fatal("the finding does not encode")
+	}
 }

@@ -153,6 +153,12 @@ func safeTryEval(te tensor.TryEvaler, name, profile string, c *tensor.Case) (out
 }
 
 func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tensor.Outcome, stack string, panicked bool) *Finding {
+	if err := got.Check(); err != nil && !panicked {
+		// a malformed outcome (a tensor whose elements lie outside its
+		// data) is the backend's bug, as a Go panic is: no comparison, and
+		// no report, could read it
+		got, panicked = tensor.PanicOutcome("malformed outcome from backend %s: %v", b.Name(), err), true
+	}
 	want := model.Eval(profile, c)
 	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
 		Compare: tensor.Compare(want, got, c.Tolerance()), Panicked: panicked, Stack: stack}

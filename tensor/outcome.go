@@ -185,6 +185,9 @@ func (o Outcome) Check() error {
 		if t.IsContiguous() && len(t.Data) != t.Len()*wordsPer(t.DType) {
 			return fmt.Errorf("value of shape %v holds %d words", t.Shape, len(t.Data))
 		}
+		if err := t.checkLayout(); err != nil {
+			return fmt.Errorf("value of shape %v: %w", t.Shape, err)
+		}
 	case FormError:
 		if !validErrorClass(o.Class) {
 			return fmt.Errorf("error of unknown class %q", o.Class)

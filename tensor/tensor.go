@@ -103,6 +103,38 @@ func ContiguousStrides(shape []int) []int {
 }
 
 // IsContiguous reports whether element i of the row-major order is storage element i.
+// checkLayout reports an error when an element of t lies outside its
+// data, or t's strides, offset or unspecified marks do not fit its shape.
+func (t *Tensor) checkLayout() error {
+	if t.Strides != nil && len(t.Strides) != len(t.Shape) {
+		return fmt.Errorf("%d strides for %d dims", len(t.Strides), len(t.Shape))
+	}
+	if t.Unspecified != nil && len(t.Unspecified)*wordsPer(t.DType) != len(t.Data) {
+		return fmt.Errorf("%d unspecified marks for %d words", len(t.Unspecified), len(t.Data))
+	}
+	if t.Len() == 0 {
+		return nil
+	}
+	lo, hi := t.Offset, t.Offset // the lowest and highest element positions
+	for i, n := range t.Shape {
+		s := 1
+		if t.Strides != nil {
+			s = t.Strides[i]
+		} else {
+			s = NumElements(t.Shape[i+1:])
+		}
+		if s < 0 {
+			lo += (n - 1) * s
+		} else {
+			hi += (n - 1) * s
+		}
+	}
+	if lo < 0 || (hi+1)*wordsPer(t.DType) > len(t.Data) {
+		return fmt.Errorf("elements at %d to %d of %d words", lo, hi, len(t.Data))
+	}
+	return nil
+}
+
 func (t *Tensor) IsContiguous() bool {
 	if t.Strides == nil {
 		return t.Offset == 0
