@@ -127,23 +127,30 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 }
 
 // newOpClass returns the class of an op added 2026-12 that the engine
-// implements with a family of its own (candle's broadcast_*, where_cond and full).
+// implements with a family of its own (broadcast_*, where, clamp, full; the
+// shifts are binary ops of ops.go).
 func newOpClass(name string) (tensor.OpClass, bool) {
-	if info, ok := tensor.LookupOp(name); ok && (info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere) {
-		return info.Class, true
+	if info, ok := tensor.LookupOp(name); ok {
+		switch info.Class {
+		case tensor.ClassBroadcast, tensor.ClassFull, tensor.ClassWhere, tensor.ClassClamp:
+			return info.Class, true
+		}
 	}
 	return 0, false
 }
 
 // laterAttrs reports the attrs added 2026-12 that the engine does not
-// implement yet: a dtype argument of a creation op, a reduction or cumsum,
-// and cumsum without a dim (the engine's families read an absent dim as 0).
-func laterAttrs(cl tensor.OpClass, c *tensor.Case) bool {
+// implement: a dtype argument of a creation op, a reduction or cumsum
+// (which the model states for no profile), and cumsum without a dim outside
+// PyTorch, NumPy and JAX (the Rust families read an absent dim as 0; the
+// model states no Rust cumsum without one).
+func laterAttrs(p *profile, cl tensor.OpClass, c *tensor.Case) bool {
 	switch cl {
 	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassReduce:
 		return c.Attrs.DType.Valid()
 	case tensor.ClassCumsum:
-		return c.Attrs.DType.Valid() || c.Attrs.Dim == nil
+		python := p.fw == fwPyTorch || p.fw == fwNumPy || p.fw == fwJAX
+		return c.Attrs.DType.Valid() || c.Attrs.Dim == nil && !python
 	}
 	return false
 }

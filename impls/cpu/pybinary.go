@@ -170,7 +170,7 @@ func (b *binPlan) setDTypes(common, intDiv tensor.DType) {
 
 // usesIntLoopForBool lists the ops NumPy and JAX run on integers for bools.
 func (b *binPlan) usesIntLoopForBool() bool {
-	return b.op == opFloorDiv || b.op == opRem || b.op == opFmod || b.op == opPow
+	return b.op == opFloorDiv || b.op == opRem || b.op == opFmod || b.op == opPow || b.op.isShift()
 }
 
 // ---------------------------------------------------------------- PyTorch
@@ -295,7 +295,7 @@ func (b *binPlan) numpyPrepare() *tensor.Outcome {
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: numpy boolean subtract is not supported"))
 	case b.usesIntLoopForBool() && common == tensor.Bool: // policy numpy.bool-as-int8
 		b.compute, b.result = tensor.I8, tensor.I8
-	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
+	case (b.op.isBitwise() || b.op.isShift()) && common.IsFloat(): // policies python.bitwise.float, numpy.shift.out-of-range
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: ufunc '%s' not supported for the input types", opName(b.op)))
 	}
 	return b.broadcast()
@@ -329,7 +329,7 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 			return o
 		}
 	}
-	common := jaxResultType(b.args[0].promo(), b.args[1].promo(), b.p.x64)
+	common := jaxResultType(b.p.x64, b.args[0].promo(), b.args[1].promo())
 	intDiv := tensor.F32
 	if common.Bits() == 64 { // to_inexact_dtype
 		intDiv = tensor.F64
@@ -344,7 +344,7 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 	case b.usesIntLoopForBool() && common == tensor.Bool: // policy jax.bool-as-int32
 		b.compute, b.result = tensor.I32, tensor.I32
 		b.jaxFmodRaw = true
-	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
+	case (b.op.isBitwise() || b.op.isShift()) && common.IsFloat(): // policies python.bitwise.float, jax.shift.out-of-range
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: %s does not accept dtype %s", opName(b.op), pyName(common)))
 	case b.compute.IsFloat() && (b.op == opMul || b.op == opDiv):
 		b.predSelect = b.boolOperandSelected()

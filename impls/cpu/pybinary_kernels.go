@@ -30,6 +30,10 @@ func runInt[T integer](e *Engine, b *binPlan) tensor.Outcome {
 		k = kOr[T]
 	case opBitXor:
 		k = kXor[T]
+	case opShl: // policies pytorch.shift.out-of-range, numpy.shift.out-of-range, jax.shift.out-of-range
+		k = kShl[T]
+	case opShr:
+		k = kShr[T]
 	case opMaximum:
 		k = kMaxInt[T]
 	case opMinimum:
