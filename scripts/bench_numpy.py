@@ -30,6 +30,9 @@ o32 = np.empty(N, np.float32)
 h16 = np.empty(N, np.float16)
 i32 = rng.integers(-(1 << 31), 1 << 31, N, dtype=np.int32)
 u8 = rng.integers(0, 256, N, dtype=np.uint8)
+cond = rng.integers(0, 2, N).astype(np.bool_)
+m32 = x32.reshape(N >> 12, 4096)  # [4096, 4096]
+row32 = y32[:4096].copy()
 
 ops = {
     "AddI64": lambda: np.add(a64, b64, out=o64),
@@ -38,6 +41,9 @@ ops = {
     "CastF32ToF16": lambda: np.copyto(h16, x32, casting="unsafe"),
     "SumI32": lambda: np.sum(i32),  # accumulates in int64
     "SumU8": lambda: np.sum(u8),  # accumulates in uint64
+    "WhereF32": lambda: np.where(cond, x32, y32),  # allocates its output
+    "ClampF32": lambda: np.clip(x32, -0.5, 0.5, out=o32),
+    "BroadcastAddF32": lambda: np.add(m32, row32, out=o32.reshape(N >> 12, 4096)),
 }
 for name, f in ops.items():
     print(name, "%.3f" % median_ms(f))

@@ -10,8 +10,9 @@ import (
 // candle's broadcast_add ... broadcast_minimum (case format, added 2026-12)
 // in the frameworks that always broadcast: PyTorch, NumPy and JAX spell
 // them as +, -, *, /, maximum and minimum of the same operands, so the
-// engine runs its binary family on them. candle, burn and tenferro decline
-// them here (candle's own broadcasting methods are not implemented yet).
+// engine runs its binary family on them. candle's own methods expand each
+// side to the broadcast shape (a stride-0 view, no copy) and run candle's
+// binary family; burn and tenferro decline them (the model states none).
 
 // asBroadcastBase returns c as the binary op a Python profile runs for a
 // broadcast_* case, or c itself.
@@ -62,38 +63,25 @@ func dimAt(shape []int, k int) int {
 	return shape[len(shape)-k]
 }
 
-// expanded materializes t broadcast to shape, row-major.
+// expanded is t broadcast to shape as a view of t's storage: broadcast
+// dims (t's size-1 dims and the new leading ones) get stride 0, the others
+// keep t's strides. Nothing is copied; the binary family's layout walks it.
 func expanded(t *tensor.Tensor, shape []int) *tensor.Tensor {
 	if slices.Equal(t.Shape, shape) {
 		return t
 	}
-	out := tensor.New(t.DType, shape...)
-	n := out.Len()
-	idx := make([]int, len(shape))
+	own := t.Strides
+	if own == nil {
+		own = tensor.ContiguousStrides(t.Shape)
+	}
+	strides := make([]int, len(shape))
 	off := len(shape) - len(t.Shape)
-	for i := 0; i < n; i++ {
-		src := 0
-		for k := off; k < len(shape); k++ {
-			d := t.Shape[k-off]
-			v := idx[k]
-			if d == 1 {
-				v = 0
-			}
-			src = src*d + v
-		}
-		if t.DType.IsComplex() {
-			out.SetComplex(i, t.Complex(src))
-		} else {
-			out.SetBits(i, t.Bits(src))
-		}
-		for k := len(shape) - 1; k >= 0; k-- {
-			if idx[k]++; idx[k] < shape[k] {
-				break
-			}
-			idx[k] = 0
+	for k := off; k < len(shape); k++ {
+		if t.Shape[k-off] != 1 {
+			strides[k] = own[k-off]
 		}
 	}
-	return out
+	return &tensor.Tensor{DType: t.DType, Shape: slices.Clone(shape), Strides: strides, Offset: t.Offset, Data: t.Data}
 }
 
 // candleFullSupports declines the half dtypes (half::from_f64 of the value
@@ -175,7 +163,7 @@ func candleWhereSupports(_ *profile, c *tensor.Case) bool {
 // candleWhere is cond.where_cond(&on_true, &on_false) on the CPU: equal
 // shapes, one value dtype, an integer condition (nonzero is true), then a
 // select of the values' words (policy candle.where-cond).
-func candleWhere(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
+func candleWhere(e *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 	cond, t, f := c.Args[0].Tensor, c.Args[1].Tensor, c.Args[2].Tensor
 	for _, v := range []*tensor.Tensor{t, f} {
 		if !slices.Equal(cond.Shape, v.Shape) {
@@ -190,14 +178,10 @@ func candleWhere(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 	default:
 		return tensor.ErrorOutcome(tensor.UnsupportedDType, "unsupported dtype %s for op where-cond", rustName(cond.DType))
 	}
-	cw, tw, fw := cond.Contiguous().Data, t.Contiguous().Data, f.Contiguous().Data
-	out := &tensor.Tensor{DType: t.DType, Shape: slices.Clone(t.Shape), Data: make([]uint64, len(tw))}
-	for i, w := range cw {
-		if w != 0 { // integer words hold the value's bits: nonzero is true
-			out.Data[i] = tw[i]
-		} else {
-			out.Data[i] = fw[i]
-		}
-	}
+	// the values are selected as the tensors' own words (one dtype, no
+	// conversion), through their strides
+	out := tensor.New(t.DType, t.Shape...)
+	l := newLayout(t.Shape, viewOf(cond), viewOf(t), viewOf(f))
+	runTernary(e, &l, out.Data, loadTruth(cond), t.Data, f.Data, kWhere[uint64])
 	return tensor.ValueOutcome(out)
 }

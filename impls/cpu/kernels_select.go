@@ -48,39 +48,50 @@ func asWords[U unsignedInt, F floating](x []F) []U {
 //	for i: r := a[i]; if r < lo { r = lo }; if hi < r { r = hi }; dst[i] = r
 //
 // A NaN input stays (both tests are false), min > max gives max, and a tie
-// of -0.0 with +0.0 keeps the input. Go's max and min give the same values
-// except on those ties, which the kernel puts back.
+// of -0.0 with +0.0 keeps the input. Go's max and min (branch-free) give
+// the same values except on those ties, which only a zero bound meets: with
+// one the kernel puts the input back on a tie (a branch that almost never
+// goes the other way), without it runs the plain min(max(a, lo), hi).
 func kClampConst[T number](lo, hi T) unaryKernel[T, T] {
+	if lo == 0 || hi == 0 {
+		return kClampConstTies(lo, hi)
+	}
 	return func(dst, a []T) fault {
 		n := len(dst)
 		a = a[:n]
 		i := 0
 		for ; i <= n-4; i += 4 {
 			d, x := dst[i:i+4:i+4], a[i:i+4:i+4]
-			d[0] = clampConst(x[0], lo, hi)
-			d[1] = clampConst(x[1], lo, hi)
-			d[2] = clampConst(x[2], lo, hi)
-			d[3] = clampConst(x[3], lo, hi)
+			d[0] = min(max(x[0], lo), hi)
+			d[1] = min(max(x[1], lo), hi)
+			d[2] = min(max(x[2], lo), hi)
+			d[3] = min(max(x[3], lo), hi)
 		}
 		for ; i < n; i++ {
-			dst[i] = clampConst(a[i], lo, hi)
+			dst[i] = min(max(a[i], lo), hi)
 		}
 		return 0
 	}
 }
 
-// clampConst is one element of kClampConst. The tie tests are branches that
-// almost never go the other way.
-func clampConst[T number](x, lo, hi T) T {
-	r := max(x, lo)
-	if x == lo {
-		r = x
+// kClampConstTies is kClampConst with a zero bound: a tie keeps the input.
+func kClampConstTies[T number](lo, hi T) unaryKernel[T, T] {
+	return func(dst, a []T) fault {
+		a = a[:len(dst)]
+		for i := range dst {
+			x := a[i]
+			r := max(x, lo)
+			if x == lo {
+				r = x
+			}
+			s := min(r, hi)
+			if r == hi {
+				s = r
+			}
+			dst[i] = s
+		}
+		return 0
 	}
-	s := min(r, hi)
-	if r == hi {
-		s = r
-	}
-	return s
 }
 
 // kClampTensor clamps by bounds that vary per element (tensor bounds of
