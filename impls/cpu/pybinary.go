@@ -21,16 +21,45 @@ func pyBinarySupports(p *profile, c *tensor.Case) bool {
 		y.DType == tensor.U64 && len(y.Data) > y.Offset && int64(y.Data[y.Offset]) < 0 {
 		return false
 	}
+	op := parseOp(c.Op)
 	for _, a := range c.Args {
 		if a.Scalar != nil {
 			if _, ok := parseScalar(a.Scalar); !ok {
 				return false
 			}
-		} else if a.Tensor.DType.IsComplex() {
+		} else if a.Tensor.DType.IsComplex() && !op.isBitwise() && !op.isShift() {
 			return false
 		}
 	}
 	return true
+}
+
+// complexBitwise is a bitwise op or shift of a complex tensor, which no
+// Python framework has (policies pytorch.coverage.no-kernel,
+// python.bitwise.float): a TypeError in NumPy before the shapes are looked
+// at; in PyTorch and JAX the shapes broadcast first, and JAX parses its
+// Python ints before that. ok is false when no operand is complex.
+func (b *binPlan) complexBitwise() (o *tensor.Outcome, ok bool) {
+	complexArg := false
+	for _, a := range b.args {
+		complexArg = complexArg || a.t != nil && a.t.DType.IsComplex()
+	}
+	if !complexArg {
+		return nil, false
+	}
+	noLoop := outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "%s is not defined for complex operands", opName(b.op)))
+	if b.p.fw == fwNumPy {
+		return noLoop, true
+	}
+	if pos := b.scalarArg(); b.p.fw == fwJAX && pos >= 0 {
+		if o := jaxIntOverflow(b.p, b.args[pos].s); o != nil {
+			return o, true
+		}
+	}
+	if o := b.broadcast(); o != nil {
+		return o, true
+	}
+	return noLoop, true
 }
 
 // binArg is one operand: a tensor as the framework holds it, or a scalar.
@@ -90,6 +119,9 @@ func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		} else {
 			b.args[k].t = pyInput(p, a.Tensor)
 		}
+	}
+	if o, ok := b.complexBitwise(); ok {
+		return *o
 	}
 	var o *tensor.Outcome
 	switch p.fw {
@@ -312,16 +344,10 @@ func intFits(v int64, d tensor.DType) bool {
 // ---------------------------------------------------------------- JAX
 
 func (b *binPlan) jaxPrepare() *tensor.Outcome {
-	pos := b.scalarArg()
 	// a Python int exponent of ** is not parsed as a jitted argument
-	if pos >= 0 && b.args[pos].s.kind == tensor.ScalarInt && !(b.op == opPow && pos == 1) {
-		limit := tensor.I32
-		if b.p.x64 {
-			limit = tensor.I64
-		}
-		if !intFits(b.args[pos].s.i, limit) { // policy jax.scalar.int-out-of-range
-			return outcome(tensor.ErrorOutcome(tensor.OutOfRange,
-				"OverflowError: An overflow was encountered while parsing an argument to a jitted computation"))
+	if pos := b.scalarArg(); pos >= 0 && !(b.op == opPow && pos == 1) {
+		if o := jaxIntOverflow(b.p, b.args[pos].s); o != nil {
+			return o
 		}
 	}
 	if b.op == opPow {
@@ -371,6 +397,21 @@ func (b *binPlan) boolOperandSelected() int {
 		}
 	}
 	return -1
+}
+
+// jaxIntOverflow is the error of a Python int a jitted JAX function cannot
+// parse, beyond int32 without x64 and int64 with it (policy
+// jax.scalar.int-out-of-range), or nil.
+func jaxIntOverflow(p *profile, s pyScalar) *tensor.Outcome {
+	limit := tensor.I32
+	if p.x64 {
+		limit = tensor.I64
+	}
+	if s.kind != tensor.ScalarInt || intFits(s.i, limit) {
+		return nil
+	}
+	return outcome(tensor.ErrorOutcome(tensor.OutOfRange,
+		"OverflowError: An overflow was encountered while parsing an argument to a jitted computation"))
 }
 
 // jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is

@@ -11,8 +11,8 @@ import (
 // the value is a Python number literal; without a dtype its kind picks the
 // framework's default (bool, the default int, the default float: PyTorch's
 // int is int64 and its float f32); JAX without x64 narrows the dtype; the
-// value is converted to it as a binary op converts a Python scalar, and
-// repeated.
+// value is converted to it as a binary op converts a Python scalar (to a
+// complex dtype: the real part, the imaginary +0), and repeated.
 
 func init() {
 	attach(pythonProfiles(), tensor.ClassFull, &family{supports: pyFullSupports, eval: pyFullEval})
@@ -26,7 +26,7 @@ type fullPlan struct {
 
 // pyFullSupports declines what the model leaves unstated: an int beyond
 // int64, a float value of an integer or bool dtype, an int that does not fit
-// an integer dtype, and complex dtypes.
+// an integer dtype.
 func pyFullSupports(p *profile, c *tensor.Case) bool {
 	if c.Attrs.Value == nil || !validShape(c.Attrs.Shape) || len(c.Attrs.Shape) > tensor.MaxRank {
 		return false
@@ -39,6 +39,15 @@ func pyFullEval(_ *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	f, o, _ := planFull(p, c)
 	if f == nil {
 		return *o
+	}
+	if f.d.IsComplex() { // the value as the real part, +0 as the imaginary
+		part := f.d.Component()
+		out := tensor.New(f.d, c.Attrs.Shape...)
+		re := floatWord(scalarFloat(p, f.value, part), part)
+		for i := 0; i < len(out.Data); i += 2 {
+			out.Data[i] = re
+		}
+		return tensor.ValueOutcome(out)
 	}
 	var w uint64
 	switch v := f.value; {
@@ -82,9 +91,7 @@ func planFull(p *profile, c *tensor.Case) (f *fullPlan, o *tensor.Outcome, ok bo
 		d = narrow32(d)
 	}
 	switch {
-	case d.IsComplex():
-		return nil, nil, false
-	case s.kind == tensor.ScalarFloat && !d.IsFloat():
+	case s.kind == tensor.ScalarFloat && !d.IsFloat() && !d.IsComplex():
 		return nil, nil, false
 	case s.kind == tensor.ScalarInt && d.IsInt() && !intFits(s.i, d):
 		return nil, nil, false

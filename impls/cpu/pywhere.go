@@ -83,15 +83,10 @@ func planWhere(p *profile, c *tensor.Case) (w *wherePlan, o *tensor.Outcome, ok 
 		return nil, outcome(tensor.ErrorOutcome(tensor.UnsupportedDType,
 			"RuntimeError: where expected condition to be a boolean tensor, but got a tensor with dtype %s", torchName(w.cond.DType))), true
 	}
-	if p.fw == fwJAX {
-		limit := tensor.I32
-		if p.x64 {
-			limit = tensor.I64
-		}
-		for _, v := range w.vals {
-			if v.isScalar() && v.s.kind == tensor.ScalarInt && !intFits(v.s.i, limit) { // policy jax.scalar.int-out-of-range
-				return nil, outcome(tensor.ErrorOutcome(tensor.OutOfRange,
-					"OverflowError: An overflow was encountered while parsing an argument to a jitted computation")), true
+	for _, v := range w.vals {
+		if v.isScalar() && p.fw == fwJAX {
+			if o := jaxIntOverflow(p, v.s); o != nil {
+				return nil, o, true
 			}
 		}
 	}
