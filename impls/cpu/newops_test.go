@@ -19,6 +19,14 @@ func shaped(t *tensor.Tensor, shape ...int) *tensor.Tensor {
 	return t
 }
 
+func complexes(d tensor.DType, vals ...complex128) *tensor.Tensor {
+	t := tensor.New(d, len(vals))
+	for i, v := range vals {
+		t.SetComplex(i, v)
+	}
+	return t
+}
+
 func TestNewOpsTable(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	nan := math.NaN()
@@ -58,6 +66,19 @@ func TestNewOpsTable(t *testing.T) {
 		{"jax x32 Python int beyond int32", "OverflowError parsing a jitted argument", "jax/cpu-x32", "where",
 			[]tensor.Arg{{Tensor: ints(tensor.Bool, 0)}, {Tensor: ints(tensor.I8, 1)}, scalar(tensor.ScalarInt, "2147483648")},
 			tensor.Attrs{}, fail(tensor.OutOfRange)},
+
+		{"numpy where of c64 and i32 is c128", "np.result_type(complex64, int32)", "numpy", "where",
+			args(ints(tensor.Bool, 1, 0), complexes(tensor.C64, 1+2i, 3+4i), ints(tensor.I32, 5, 6)), tensor.Attrs{},
+			value(complexes(tensor.C128, 1+2i, 6))},
+		{"torch where: a 0-dim f64 leaves a dimensioned c64", "the higher class is complex", "pytorch/cpu", "where",
+			args(ints(tensor.Bool, 0, 1), complexes(tensor.C64, 1+2i, 3+4i), shaped(floats(tensor.F64, 0.5))), tensor.Attrs{},
+			value(complexes(tensor.C64, 0.5, 3+4i))},
+		{"jax x32 where narrows c128 to c64", "each part rounds to f32", "jax/cpu-x32", "where",
+			[]tensor.Arg{{Tensor: ints(tensor.Bool, 1, 0)}, {Tensor: complexes(tensor.C128, 0.1+0.2i, 1i)}, scalar(tensor.ScalarInt, "3")},
+			tensor.Attrs{}, value(complexes(tensor.C64, complex(float64(float32(0.1)), float64(float32(0.2))), 3))},
+		{"numpy where of a complex condition", "nonzero when either part is", "numpy", "where",
+			args(complexes(tensor.C64, 0, 1i, complex(math.Copysign(0, -1), 0)), ints(tensor.I8, 1, 1, 1), ints(tensor.I8, 0, 0, 0)),
+			tensor.Attrs{}, value(ints(tensor.I8, 0, 1, 0))},
 
 		// clamp
 		{"torch clamp needs a bound", "At least one of 'min' or 'max' must not be None", "pytorch/cpu", "clamp",

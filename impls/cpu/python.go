@@ -25,14 +25,15 @@ var x32Narrowed = map[tensor.DType]tensor.DType{
 // pyInput returns t as the framework holds it after creation from host data:
 // JAX without x64 stores 64-bit data in 32 bits (policy
 // jax.x32.narrow-inputs): integers keep their low 32 bits, which is the
-// same words read as the narrow dtype; f64 rounds to f32.
+// same words read as the narrow dtype; f64 (and each part of a c128) rounds
+// to f32.
 func pyInput(p *profile, t *tensor.Tensor) *tensor.Tensor {
 	if p.fw != fwJAX || p.x64 || narrow32(t.DType) == t.DType {
 		return t
 	}
 	n := *t
 	n.DType = narrow32(t.DType)
-	if t.DType == tensor.F64 {
+	if t.DType == tensor.F64 || t.DType == tensor.C128 {
 		n.Data = make([]uint64, len(t.Data))
 		for i, w := range t.Data {
 			n.Data[i] = uint64(math.Float32bits(float32(math.Float64frombits(w))))
@@ -87,6 +88,10 @@ func torchName(d tensor.DType) string {
 		return "Float"
 	case tensor.F64:
 		return "Double"
+	case tensor.C64:
+		return "ComplexFloat"
+	case tensor.C128:
+		return "ComplexDouble"
 	}
 	return d.String()
 }

@@ -37,14 +37,14 @@ func pyWhereSupports(p *profile, c *tensor.Case) bool {
 	return ok
 }
 
-// whereArgsOK checks where's arguments: a real tensor condition, real
-// tensors or parsed scalars for x and y.
+// whereArgsOK checks where's arguments: a tensor condition, tensors or
+// parsed real scalars for x and y.
 func whereArgsOK(c *tensor.Case) bool {
 	if len(c.Args) != 3 || c.Args[0].Tensor == nil {
 		return false
 	}
 	for _, a := range c.Args {
-		if !validArg(a, true) || a.Tensor != nil && a.Tensor.DType.IsComplex() {
+		if !validArg(a, true) {
 			return false
 		}
 		if a.Scalar != nil {
@@ -102,6 +102,15 @@ func planWhere(p *profile, c *tensor.Case) (w *wherePlan, o *tensor.Outcome, ok 
 		w.shape = s
 	}
 	x, y := w.vals[0].promo(), w.vals[1].promo()
+	if x.dtype.IsComplex() || y.dtype.IsComplex() {
+		d, promoted := complexWhereType(p, x, y)
+		if !promoted { // policy pytorch.promote.barebones-unsigned
+			return nil, outcome(tensor.ErrorOutcome(tensor.UnsupportedDType,
+				"RuntimeError: Promotion for uint16, uint32, uint64 types is not supported")), true
+		}
+		w.common = d
+		return w, nil, len(w.shape) < tensor.MaxRank // the select adds a dimension
+	}
 	switch p.fw {
 	case fwPyTorch:
 		d, promoted := torchResultType(x, y)
@@ -134,6 +143,9 @@ func planWhere(p *profile, c *tensor.Case) (w *wherePlan, o *tensor.Outcome, ok 
 // width (a conversion to an integer dtype has the same bits either way),
 // floats as the words of their bits.
 func (w *wherePlan) run(e *Engine) tensor.Outcome {
+	if w.common.IsComplex() {
+		return w.whereComplex(e)
+	}
 	cond := loadTruth(w.cond)
 	l := newLayout(w.shape, viewOf(w.cond), w.vals[0].view(), w.vals[1].view())
 	switch kindOf(w.common) {
@@ -165,13 +177,13 @@ func whereFloat[F floating, U unsignedInt](e *Engine, w *wherePlan, l *layout, c
 	return tensor.ValueOutcome(encode(e, dst, w.common, w.shape))
 }
 
-// loadTruth decodes every storage word of the real tensor t as 1 where its
-// element is nonzero (NaN included, -0.0 not) and 0 elsewhere: the bits
-// below a float's sign bit, an integer's bits of its dtype (a JAX input
-// narrowed to 32 bits keeps its 64-bit words).
+// loadTruth decodes every storage element of t as 1 where it is nonzero
+// (NaN included, -0.0 not; a complex one where either part is) and 0
+// elsewhere: the bits below a float's sign bit, an integer's bits of its
+// dtype (a JAX input narrowed to 32 bits keeps its 64-bit words).
 func loadTruth(t *tensor.Tensor) []uint8 {
 	mask := wordMask(t.DType)
-	switch t.DType {
+	switch t.DType.Component() {
 	case tensor.F16, tensor.BF16:
 		mask = 1<<15 - 1
 	case tensor.F32:
@@ -179,8 +191,13 @@ func loadTruth(t *tensor.Tensor) []uint8 {
 	case tensor.F64:
 		mask = math.MaxInt64
 	}
-	dst := make([]uint8, len(t.Data))
-	for i, w := range t.Data {
+	per := wordsOf(t.DType)
+	dst := make([]uint8, len(t.Data)/per)
+	for i := range dst {
+		w := t.Data[i*per]
+		if per == 2 {
+			w |= t.Data[2*i+1]
+		}
 		if w&mask != 0 {
 			dst[i] = 1
 		}
