@@ -57,7 +57,7 @@ func BenchmarkAddI64(b *testing.B) {
 		l := contiguousLayout(n)
 		b.ResetTimer()
 		for range b.N {
-			runBinary(e, &l, dst, x, y, addKernel[int64]())
+			runBinary(e, &l, dst, x, y, addKernel[int64](n))
 		}
 	})
 }
@@ -72,7 +72,7 @@ func BenchmarkAddF32(b *testing.B) {
 		l := contiguousLayout(n)
 		b.ResetTimer()
 		for range b.N {
-			runBinary(e, &l, dst, x, y, addKernel[float32]())
+			runBinary(e, &l, dst, x, y, addKernel[float32](n))
 		}
 	})
 }
@@ -195,7 +195,7 @@ func BenchmarkBroadcastAddF32(b *testing.B) {
 		cols := min(n, 4096)
 		x, row, dst := benchF32s(n), benchF32s(cols), make([]float32, n)
 		l := newLayout([]int{n / cols, cols}, view{shape: []int{n / cols, cols}}, view{shape: []int{cols}})
-		k := addKernel[float32]()
+		k := addKernel[float32](n)
 		b.ResetTimer()
 		for range b.N {
 			runBinary(e, &l, dst, x, row, k)

@@ -19,7 +19,7 @@ func runInt[T integer](e *Engine, b *binPlan) tensor.Outcome {
 	var k binaryKernel[T, T]
 	switch b.op {
 	case opAdd:
-		k = addKernel[T]()
+		k = addKernel[T](l.n)
 	case opSub:
 		k = kSub[T]
 	case opMul:
@@ -218,7 +218,7 @@ func floatKernel[T floating](b *binPlan) binaryKernel[T, T] {
 	pos := b.scalarArg()
 	switch b.op {
 	case opAdd:
-		return addKernel[T]()
+		return addKernel[T](tensor.NumElements(b.shape))
 	case opSub:
 		return kSub[T]
 	case opMul:
