@@ -187,6 +187,19 @@ func TestNewOpsTable(t *testing.T) {
 		{"candle has no shifts", "no Shl on Tensor", "candle/cpu-release", "shift_left",
 			args(ints(tensor.U8, 1), ints(tensor.U8, 1)), tensor.Attrs{}, tensor.UnsupportedOutcome("")},
 
+		// Python ints outside int64
+		{"torch int beyond int64", "THPUtils_unpackLong: Overflow when unpacking long", "pytorch/cpu", "shift_left",
+			[]tensor.Arg{{Tensor: ints(tensor.I64, 1)}, scalar(tensor.ScalarInt, "18446744073709551616")}, tensor.Attrs{}, fail(tensor.OutOfRange)},
+		{"torch maximum of a number, however big", "no Scalar overload: TypeError first", "pytorch/cpu", "maximum",
+			[]tensor.Arg{{Tensor: ints(tensor.I64, 1)}, scalar(tensor.ScalarInt, "18446744073709551616")}, tensor.Attrs{}, fail(tensor.Other)},
+		{"jax int beyond int64", "OverflowError parsing a jitted argument", "jax/cpu-x64", "bitwise_and",
+			[]tensor.Arg{scalar(tensor.ScalarInt, "-9223372036854775809"), {Tensor: ints(tensor.U64, 1)}}, tensor.Attrs{}, fail(tensor.OutOfRange)},
+		{"jax where of an int beyond int64", "OverflowError parsing a jitted argument", "jax/cpu-x64", "where",
+			[]tensor.Arg{{Tensor: ints(tensor.Bool, 1)}, scalar(tensor.ScalarInt, "18446744073709551615"), {Tensor: ints(tensor.U64, 1)}},
+			tensor.Attrs{}, fail(tensor.OutOfRange)},
+		{"jax clip by an int beyond int64", "the minimum step parses it", "jax/cpu-x64", "clamp",
+			[]tensor.Arg{{Tensor: ints(tensor.U64, 1)}, null(), scalar(tensor.ScalarInt, "18446744073709551616")}, tensor.Attrs{}, fail(tensor.OutOfRange)},
+
 		// cumsum without a dim
 		{"torch cumsum needs dim", "missing required argument 'dim'", "pytorch/cpu", "cumsum",
 			args(ints(tensor.I64, 1, 2)), tensor.Attrs{}, fail(tensor.Other)},

@@ -22,9 +22,10 @@ func pyBinarySupports(p *profile, c *tensor.Case) bool {
 		return false
 	}
 	op := parseOp(c.Op)
-	for _, a := range c.Args {
+	for pos, a := range c.Args {
 		if a.Scalar != nil {
-			if _, ok := parseScalar(a.Scalar); !ok {
+			s, ok := parseScalarOrHuge(a.Scalar)
+			if !ok || s.huge && hugeIntOutcome(p, op, pos) == nil {
 				return false
 			}
 		} else if a.Tensor.DType.IsComplex() && !op.isBitwise() && !op.isShift() {
@@ -32,6 +33,33 @@ func pyBinarySupports(p *profile, c *tensor.Case) bool {
 		}
 	}
 	return true
+}
+
+// hugeIntOutcome is the outcome of a Python int outside int64 at operand
+// pos, for the frameworks that reject it first: PyTorch after its check
+// for a number where a tensor must be (policy pytorch.scalar.int64-range:
+// "Overflow when unpacking long"), JAX when it parses the jitted argument
+// (jax.scalar.int-out-of-range; not pow's exponent, which it does not
+// parse). nil where the engine does not state it (NumPy, which takes ints
+// up to 2**64 - 1 for uint64).
+func hugeIntOutcome(p *profile, op opID, pos int) *tensor.Outcome {
+	switch {
+	case p.fw == fwPyTorch && torchTensorOnly(op, pos):
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(op)))
+	case p.fw == fwPyTorch:
+		return outcome(tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long"))
+	case p.fw == fwJAX && !(op == opPow && pos == 1):
+		return jaxIntOverflow(p, pyScalar{kind: tensor.ScalarInt, huge: true})
+	}
+	return nil
+}
+
+// torchTensorOnly reports a Python number at position pos where the torch
+// function spelling op takes a tensor only (policy
+// pytorch.binary.tensor-only): torch.maximum and torch.minimum take none,
+// torch.fmod and torch.div(rounding_mode=) one only as the second argument.
+func torchTensorOnly(op opID, pos int) bool {
+	return op == opMaximum || op == opMinimum || pos == 0 && (op == opFmod || op == opTruncDiv)
 }
 
 // complexBitwise is a bitwise op or shift of a complex tensor, which no
@@ -115,7 +143,9 @@ func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	b := &binPlan{p: p, op: op, opmath: -1, predSelect: -1}
 	for k, a := range c.Args {
 		if a.Scalar != nil {
-			b.args[k].s, _ = parseScalar(a.Scalar)
+			if b.args[k].s, _ = parseScalarOrHuge(a.Scalar); b.args[k].s.huge {
+				return *hugeIntOutcome(p, op, k)
+			}
 		} else {
 			b.args[k].t = pyInput(p, a.Tensor)
 		}
@@ -209,10 +239,7 @@ func (b *binPlan) usesIntLoopForBool() bool {
 
 func (b *binPlan) torchPrepare() *tensor.Outcome {
 	pos := b.scalarArg()
-	// policy pytorch.binary.tensor-only: torch.maximum/minimum take no
-	// Python number; torch.fmod and torch.div(rounding_mode=) take one only
-	// as the second argument.
-	if pos >= 0 && (b.op == opMaximum || b.op == opMinimum || pos == 0 && (b.op == opFmod || b.op == opTruncDiv)) {
+	if pos >= 0 && torchTensorOnly(b.op, pos) {
 		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(b.op)))
 	}
 	if b.op == opSub { // policy pytorch.sub.bool
@@ -407,7 +434,7 @@ func jaxIntOverflow(p *profile, s pyScalar) *tensor.Outcome {
 	if p.x64 {
 		limit = tensor.I64
 	}
-	if s.kind != tensor.ScalarInt || intFits(s.i, limit) {
+	if s.kind != tensor.ScalarInt || !s.huge && intFits(s.i, limit) {
 		return nil
 	}
 	return outcome(tensor.ErrorOutcome(tensor.OutOfRange,

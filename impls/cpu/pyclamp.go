@@ -41,8 +41,8 @@ type clampPlan struct {
 	constant, nanFill bool
 }
 
-// pyClampSupports declines complex scalar bounds, ints outside int64, and
-// what the model leaves unstated (see planClamp).
+// pyClampSupports declines complex scalar bounds, ints outside int64 (but
+// in JAX), and what the model leaves unstated (see planClamp).
 func pyClampSupports(p *profile, c *tensor.Case) bool {
 	if len(c.Args) != 3 || c.Args[0].Tensor == nil || !validTensor(c.Args[0].Tensor) {
 		return false
@@ -54,8 +54,8 @@ func pyClampSupports(p *profile, c *tensor.Case) bool {
 		if !validArg(a, true) {
 			return false
 		}
-		if a.Scalar != nil {
-			if _, ok := parseScalar(a.Scalar); !ok {
+		if a.Scalar != nil { // JAX's binary steps reject an int outside int64
+			if s, ok := parseScalarOrHuge(a.Scalar); !ok || s.huge && p.fw != fwJAX {
 				return false
 			}
 		}
@@ -80,7 +80,7 @@ func planClamp(p *profile, c *tensor.Case) (cp *clampPlan, o *tensor.Outcome, ok
 	for k, a := range c.Args[1:] {
 		switch {
 		case a.Scalar != nil:
-			cp.args[k+1].s, _ = parseScalar(a.Scalar)
+			cp.args[k+1].s, _ = parseScalarOrHuge(a.Scalar)
 			cp.present[k+1] = true
 		case a.Tensor != nil:
 			cp.args[k+1].t = a.Tensor

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -134,6 +135,9 @@ type pyScalar struct {
 	kind tensor.ScalarKind
 	i    int64   // int: the value (the text fits int64); bool: 0 or 1
 	f    float64 // float: the literal parsed as float64; bool, int: the value
+	// huge: an int outside int64 (i and f unset), which only the checks
+	// that reject it read (parseScalarOrHuge)
+	huge bool
 }
 
 // parseScalar parses s; ok is false for an int outside int64 or bad text.
@@ -158,6 +162,20 @@ func parseScalar(s *tensor.Scalar) (pyScalar, bool) {
 			return pyScalar{}, false
 		}
 		return pyScalar{kind: s.Kind, f: v}, true
+	}
+	return pyScalar{}, false
+}
+
+// parseScalarOrHuge is parseScalar that also reads a Python int outside
+// int64, as a huge scalar: the families whose framework rejects such an
+// int before anything else (PyTorch's "Overflow when unpacking long", JAX's
+// parse of a jitted argument) answer it.
+func parseScalarOrHuge(s *tensor.Scalar) (pyScalar, bool) {
+	if v, ok := parseScalar(s); ok {
+		return v, true
+	}
+	if _, ok := new(big.Int).SetString(s.Text, 10); ok && s.Kind == tensor.ScalarInt {
+		return pyScalar{kind: tensor.ScalarInt, huge: true}, true
 	}
 	return pyScalar{}, false
 }

@@ -30,7 +30,7 @@ type wherePlan struct {
 // not parse (complex, an int outside int64) and what the model does not
 // state (see planWhere).
 func pyWhereSupports(p *profile, c *tensor.Case) bool {
-	if !whereArgsOK(c) {
+	if !whereArgsOK(p, c) {
 		return false
 	}
 	_, _, ok := planWhere(p, c)
@@ -38,8 +38,9 @@ func pyWhereSupports(p *profile, c *tensor.Case) bool {
 }
 
 // whereArgsOK checks where's arguments: a tensor condition, tensors or
-// parsed real scalars for x and y.
-func whereArgsOK(c *tensor.Case) bool {
+// parsed real scalars for x and y (for JAX an int outside int64 too, which
+// it fails to parse).
+func whereArgsOK(p *profile, c *tensor.Case) bool {
 	if len(c.Args) != 3 || c.Args[0].Tensor == nil {
 		return false
 	}
@@ -48,7 +49,7 @@ func whereArgsOK(c *tensor.Case) bool {
 			return false
 		}
 		if a.Scalar != nil {
-			if _, ok := parseScalar(a.Scalar); !ok {
+			if s, ok := parseScalarOrHuge(a.Scalar); !ok || s.huge && p.fw != fwJAX {
 				return false
 			}
 		}
@@ -74,7 +75,7 @@ func planWhere(p *profile, c *tensor.Case) (w *wherePlan, o *tensor.Outcome, ok 
 	w = &wherePlan{p: p, cond: pyInput(p, c.Args[0].Tensor)}
 	for k, a := range c.Args[1:] {
 		if a.Scalar != nil {
-			w.vals[k].s, _ = parseScalar(a.Scalar)
+			w.vals[k].s, _ = parseScalarOrHuge(a.Scalar)
 		} else {
 			w.vals[k].t = pyInput(p, a.Tensor)
 		}
