@@ -173,6 +173,8 @@ func TestNewOpsTable(t *testing.T) {
 			args(ints(tensor.I8, 1), tensor.New(tensor.C64, 1)), tensor.Attrs{}, fail(tensor.UnsupportedDType)},
 		{"torch bitwise op of a complex tensor whose shapes do not broadcast", "the shapes first", "pytorch/cpu", "bitwise_and",
 			args(ints(tensor.I8, 1, 2), tensor.New(tensor.C64, 3)), tensor.Attrs{}, fail(tensor.ShapeMismatch)},
+		{"torch maximum of a complex tensor", "maximum not implemented for complex tensors", "pytorch/cpu", "broadcast_maximum",
+			args(complexes(tensor.C64, 1), floats(tensor.F32, 2, 3)), tensor.Attrs{}, fail(tensor.UnsupportedDType)},
 		{"numpy shift of a complex tensor", "no loop, before the shapes", "numpy", "shift_right",
 			args(ints(tensor.I8, 1, 2), tensor.New(tensor.C128, 3)), tensor.Attrs{}, fail(tensor.UnsupportedDType)},
 		{"burn flex shifts in i64 by the count mod 64", "wrapping_shl(b as u32), cast back", "burn/flex-debug", "shift_left",

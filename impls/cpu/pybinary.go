@@ -28,11 +28,19 @@ func pyBinarySupports(p *profile, c *tensor.Case) bool {
 			if !ok || s.huge && hugeIntOutcome(p, op, pos) == nil {
 				return false
 			}
-		} else if a.Tensor.DType.IsComplex() && !op.isBitwise() && !op.isShift() {
+		} else if a.Tensor.DType.IsComplex() && !complexRejected(p, op) {
 			return false
 		}
 	}
 	return true
+}
+
+// complexRejected reports the ops a framework has no complex form of, so
+// that a complex tensor operand is a dtype error the engine answers
+// without complex arithmetic: the bitwise ops and shifts everywhere, and
+// PyTorch's maximum and minimum (policy pytorch.maximum.complex).
+func complexRejected(p *profile, op opID) bool {
+	return op.isBitwise() || op.isShift() || p.fw == fwPyTorch && (op == opMaximum || op == opMinimum)
 }
 
 // hugeIntOutcome is the outcome of a Python int outside int64 at operand
@@ -62,22 +70,27 @@ func torchTensorOnly(op opID, pos int) bool {
 	return op == opMaximum || op == opMinimum || pos == 0 && (op == opFmod || op == opTruncDiv)
 }
 
-// complexBitwise is a bitwise op or shift of a complex tensor, which no
-// Python framework has (policies pytorch.coverage.no-kernel,
-// python.bitwise.float): a TypeError in NumPy before the shapes are looked
-// at; in PyTorch and JAX the shapes broadcast first, and JAX parses its
-// Python ints before that. ok is false when no operand is complex.
+// complexBitwise is an op of a complex tensor that the framework does not
+// have (complexRejected: policies pytorch.coverage.no-kernel,
+// python.bitwise.float, pytorch.maximum.complex): a TypeError in NumPy
+// before the shapes are looked at; in PyTorch and JAX the shapes broadcast
+// first, JAX parses its Python ints before that, and PyTorch refuses a
+// Python number of torch.maximum before anything. ok is false when no
+// operand is complex.
 func (b *binPlan) complexBitwise() (o *tensor.Outcome, ok bool) {
 	complexArg := false
 	for _, a := range b.args {
 		complexArg = complexArg || a.t != nil && a.t.DType.IsComplex()
 	}
-	if !complexArg {
+	if !complexArg || !complexRejected(b.p, b.op) {
 		return nil, false
 	}
 	noLoop := outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "%s is not defined for complex operands", opName(b.op)))
 	if b.p.fw == fwNumPy {
 		return noLoop, true
+	}
+	if pos := b.scalarArg(); b.p.fw == fwPyTorch && pos >= 0 && torchTensorOnly(b.op, pos) {
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(b.op))), true
 	}
 	if pos := b.scalarArg(); b.p.fw == fwJAX && pos >= 0 {
 		if o := jaxIntOverflow(b.p, b.args[pos].s); o != nil {
