@@ -96,10 +96,6 @@ func planClamp(p *profile, c *tensor.Case) (cp *clampPlan, o *tensor.Outcome, ok
 	return cp.planJAX(c)
 }
 
-// bound returns clamp's bound k (1: min, 2: max) as an argument of a binary
-// step.
-func (cp *clampPlan) bound(c *tensor.Case, k int) tensor.Arg { return c.Args[k] }
-
 // anyComplex reports a complex tensor among the arguments.
 func (cp *clampPlan) anyComplex() bool {
 	for k, a := range cp.args {
@@ -138,10 +134,10 @@ func (cp *clampPlan) planTorch(c *tensor.Case) (*clampPlan, *tensor.Outcome, boo
 	if tensors > 0 {
 		switch {
 		case !lo:
-			cp.steps = []clampStep{{op: "minimum", bound: cp.bound(c, 2)}}
+			cp.steps = []clampStep{{op: "minimum", bound: c.Args[2]}}
 			return cp, nil, true
 		case !hi:
-			cp.steps = []clampStep{{op: "maximum", bound: cp.bound(c, 1)}}
+			cp.steps = []clampStep{{op: "maximum", bound: c.Args[1]}}
 			return cp, nil, true
 		}
 		if o := cp.broadcast(); o != nil {
@@ -231,10 +227,10 @@ func (cp *clampPlan) planNumPy(c *tensor.Case) (*clampPlan, *tensor.Outcome, boo
 	case !lo && !hi:
 		return cp, nil, true // a copy
 	case !lo:
-		cp.steps = []clampStep{{op: "minimum", bound: cp.bound(c, 2)}}
+		cp.steps = []clampStep{{op: "minimum", bound: c.Args[2]}}
 		return cp, nil, true
 	case !hi:
-		cp.steps = []clampStep{{op: "maximum", bound: cp.bound(c, 1)}}
+		cp.steps = []clampStep{{op: "maximum", bound: c.Args[1]}}
 		return cp, nil, true
 	}
 	cp.common = numpyResultType(cp.promos()...)
@@ -282,10 +278,10 @@ func (cp *clampPlan) planJAX(c *tensor.Case) (*clampPlan, *tensor.Outcome, bool)
 			"ValueError: Clip received a complex value either through the input or the min/max keywords.")), true
 	}
 	if cp.present[1] {
-		cp.steps = append(cp.steps, clampStep{op: "maximum", bound: cp.bound(c, 1), boundFirst: true})
+		cp.steps = append(cp.steps, clampStep{op: "maximum", bound: c.Args[1], boundFirst: true})
 	}
 	if cp.present[2] {
-		cp.steps = append(cp.steps, clampStep{op: "minimum", bound: cp.bound(c, 2), boundFirst: true})
+		cp.steps = append(cp.steps, clampStep{op: "minimum", bound: c.Args[2], boundFirst: true})
 	}
 	return cp, nil, true
 }
