@@ -43,6 +43,17 @@ func pyInput(p *profile, t *tensor.Tensor) *tensor.Tensor {
 	return &n
 }
 
+// pyInputDType is pyInput's dtype and geometry without its elements (the
+// storage is t's, unconverted): what a family plans with.
+func pyInputDType(p *profile, t *tensor.Tensor) *tensor.Tensor {
+	if p.fw != fwJAX || p.x64 || narrow32(t.DType) == t.DType {
+		return t
+	}
+	n := *t
+	n.DType = narrow32(t.DType)
+	return &n
+}
+
 // fwName is the framework's name in messages.
 func fwName(f framework) string {
 	switch f {

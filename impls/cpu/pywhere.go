@@ -33,7 +33,7 @@ func pyWhereSupports(p *profile, c *tensor.Case) bool {
 	if !whereArgsOK(p, c) {
 		return false
 	}
-	_, _, ok := planWhere(p, c)
+	_, _, ok := planWhere(p, c, pyInputDType)
 	return ok
 }
 
@@ -58,7 +58,7 @@ func whereArgsOK(p *profile, c *tensor.Case) bool {
 }
 
 func pyWhereEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	w, o, _ := planWhere(p, c)
+	w, o, _ := planWhere(p, c, pyInput)
 	if w == nil {
 		return *o
 	}
@@ -70,14 +70,16 @@ func pyWhereEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 // promotion of x and y, PyTorch's kernel coverage (where_cpu has no
 // u16/u32/u64). It returns the plan, or the outcome those checks decide,
 // or ok false for what the model leaves unstated (NumPy's where of two
-// Python ints or bools, or of a Python int beyond the common dtype).
-func planWhere(p *profile, c *tensor.Case) (w *wherePlan, o *tensor.Outcome, ok bool) {
-	w = &wherePlan{p: p, cond: pyInput(p, c.Args[0].Tensor)}
+// Python ints or bools, or of a Python int beyond the common dtype). input
+// makes the tensors the framework holds (pyInput), or only their dtypes
+// and shapes (pyInputDType: planning reads nothing else).
+func planWhere(p *profile, c *tensor.Case, input func(*profile, *tensor.Tensor) *tensor.Tensor) (w *wherePlan, o *tensor.Outcome, ok bool) {
+	w = &wherePlan{p: p, cond: input(p, c.Args[0].Tensor)}
 	for k, a := range c.Args[1:] {
 		if a.Scalar != nil {
 			w.vals[k].s, _ = parseScalarOrHuge(a.Scalar)
 		} else {
-			w.vals[k].t = pyInput(p, a.Tensor)
+			w.vals[k].t = input(p, a.Tensor)
 		}
 	}
 	if p.fw == fwPyTorch && w.cond.DType != tensor.Bool {
