@@ -43,6 +43,7 @@ type Config struct {
 	ProgressEvery time.Duration // default 5s
 	MaxShrinkRuns int           // evaluations spent shrinking one finding; default 2000
 	MaxShrinkTime time.Duration // time spent shrinking one finding; default 30s
+	HangAfter     time.Duration // a backend call running longer is a hang (hang.go); default 30s
 	// StopAfterFindings ends the campaign once this run has written that
 	// many new findings (0: no limit); cases in flight finish first.
 	StopAfterFindings int
@@ -102,18 +103,26 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	drawing, r.stop = context.WithCancel(drawing)
 	defer r.stop()
 	r.inflight = make([]atomic.Int64, cfg.Workers)
-	var wg sync.WaitGroup
+	r.calls = make([]atomic.Pointer[workerCall], cfg.Workers)
+	r.hung = make(hungFlags, cfg.Workers)
+	r.hungWorkers = make(chan int, cfg.Workers)
+	exited := make(chan int, cfg.Workers)
 	for w := 0; w < cfg.Workers; w++ {
 		r.inflight[w].Store(-1)
-		wg.Add(1)
 		go func(w int) {
-			defer wg.Done()
 			r.work(drawing, w)
+			exited <- w
 		}(w)
 	}
 	done := make(chan struct{})
 	go r.report(done)
-	wg.Wait()
+	go r.watch(done)
+	for left := cfg.Workers; left > 0; left-- { // a hung worker never exits: hang.go
+		select {
+		case <-exited:
+		case <-r.hungWorkers:
+		}
+	}
 	close(done)
 	r.checkpoint()
 	r.progressLine()
@@ -140,19 +149,25 @@ func (c *Config) Defaults() {
 	if c.MaxShrinkTime <= 0 {
 		c.MaxShrinkTime = 30 * time.Second
 	}
+	if c.HangAfter <= 0 {
+		c.HangAfter = 30 * time.Second
+	}
 }
 
 type runner struct {
-	cfg      Config
-	store    *store
-	state    *state
-	first    int64 // the checkpoint this run started from; MaxCases counts from it
-	start    time.Time
-	gen      *props.Gen
-	ctx      context.Context    // cancels what is in flight (a signal)
-	stop     context.CancelFunc // ends the drawing of cases early (StopAfterFindings)
-	next     atomic.Int64       // next local index to hand out
-	inflight []atomic.Int64
+	cfg         Config
+	store       *store
+	state       *state
+	first       int64 // the checkpoint this run started from; MaxCases counts from it
+	start       time.Time
+	gen         *props.Gen
+	ctx         context.Context    // cancels what is in flight (a signal)
+	stop        context.CancelFunc // ends the drawing of cases early (StopAfterFindings)
+	next        atomic.Int64       // next local index to hand out
+	inflight    []atomic.Int64
+	calls       []atomic.Pointer[workerCall] // per worker: the case it checks (hang.go)
+	hung        hungFlags
+	hungWorkers chan int
 
 	aims      []props.Aim    // per target: its profile and its backend's size tiers
 	counts    []liveCounts   // per target
@@ -186,8 +201,11 @@ func (r *runner) work(drawing context.Context, w int) {
 			return
 		}
 		r.inflight[w].Store(j)
-		if !r.runCase(j) {
+		if !r.runCase(w, j) {
 			return // interrupted: j stays in flight, so the checkpoint stays below it
+		}
+		if r.hung[w].Load() {
+			return // the watchdog gave this worker up (hang.go)
 		}
 		r.inflight[w].Store(-1)
 	}
@@ -223,7 +241,7 @@ func (r *runner) drawCase(i int64) (k int, c *tensor.Case, tier int) {
 
 // runCase draws, checks and (on a divergence) shrinks and stores local case
 // j. It reports false when a signal interrupted the check of the case.
-func (r *runner) runCase(j int64) (done bool) {
+func (r *runner) runCase(w int, j int64) (done bool) {
 	start := time.Now()
 	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
 	k, c, tier := r.drawCase(i)
@@ -233,17 +251,27 @@ func (r *runner) runCase(j int64) (done bool) {
 		ti = r.tierOf[k][tier]
 	}
 	count.kinds(c, false)
-	if !props.Supports(target.Backend, target.Profile, c) {
-		count.cases.Add(1)
-		count.declined.Add(1)
-		r.tierCases[ti].Add(1)
-		r.tierNanos[ti].Add(int64(time.Since(start)))
-		return true
-	}
 	b := withContext(r.ctx, target.Backend)
-	f := props.Check(b, target.Profile, c)
+	r.calls[w].Store(&workerCall{b: b, c: c, k: k, i: i})
+	f := props.TryCheck(b, target.Profile, c)
+	r.calls[w].Store(nil)
 	if b.interrupted() {
 		return false
+	}
+	if r.hung[w].Load() {
+		return true
+	}
+	if f == nil {
+		count.cases.Add(1)
+		count.declined.Add(1)
+		f = props.UnclaimedDecline(target.Backend, target.Profile, c) // a lost coverage, or nil
+		r.tierCases[ti].Add(1)
+		r.tierNanos[ti].Add(int64(time.Since(start)))
+		if f == nil {
+			return true
+		}
+		count.unclaimed.Add(1)
+		return r.record(w, k, i, c, f)
 	}
 	count.cases.Add(1)
 	if f.Want.NotModeled() { // nothing to compare with
@@ -263,11 +291,20 @@ func (r *runner) runCase(j int64) (done bool) {
 		r.reportHarness(f)
 		return true
 	}
+	return r.record(w, k, i, c, f)
+}
+
+// record shrinks and stores the finding f of case i (case c of target k,
+// checked by worker w), unless its signature is already stored.
+func (r *runner) record(w, k int, i int64, c *tensor.Case, f *props.Finding) bool {
 	if r.store.seen(f.Signature()) {
 		return true
 	}
 	original := caseElements(c)
-	shrunk := r.shrink(f)
+	shrunk := r.shrink(w, k, i, f)
+	if r.hung[w].Load() {
+		return true // a candidate hung (hang.go): that finding stands for this one
+	}
 	isNew, err := r.store.add(shrunk, FindingMeta{Seed: r.cfg.Seed, CaseIndex: i, OriginalElements: original})
 	if err != nil {
 		r.fail(err)
@@ -289,10 +326,14 @@ func (r *runner) runCase(j int64) (done bool) {
 // shrink minimizes a finding of one of the campaign's targets, for at most
 // MaxShrinkTime (the drawing of cases may have ended meanwhile: a finding
 // found at the last moment is still shrunk).
-func (r *runner) shrink(f *props.Finding) *props.Finding {
+func (r *runner) shrink(w, k int, i int64, f *props.Finding) *props.Finding {
 	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.MaxShrinkTime)
 	defer cancel()
-	return ShrinkFinding(ctx, targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
+	watched := func(cb *ctxBackend, c *tensor.Case) func() { // the watchdog sees candidates too
+		r.calls[w].Store(&workerCall{b: cb, c: c, k: k, i: i})
+		return func() { r.calls[w].Store(nil) }
+	}
+	return shrinkFinding(ctx, targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns, watched)
 }
 
 // ShrinkFinding minimizes a finding of backend b while b keeps diverging on
@@ -301,6 +342,12 @@ func (r *runner) shrink(f *props.Finding) *props.Finding {
 // stops when ctx is done and returns the smallest finding confirmed so far;
 // a backend call that ctx interrupted confirms nothing.
 func ShrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxRuns int) *props.Finding {
+	return shrinkFinding(ctx, b, f, maxRuns, nil)
+}
+
+// shrinkFinding is ShrinkFinding that tells watch (when not nil) of each
+// candidate's backend before checking it, and calls what it returns after.
+func shrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxRuns int, watch func(*ctxBackend, *tensor.Case) func()) *props.Finding {
 	if maxRuns <= 0 {
 		maxRuns = 2000
 	}
@@ -310,7 +357,14 @@ func ShrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxR
 	props.ShrinkUntil(f.Case, func(c *tensor.Case) bool {
 		runs++
 		cb := withContext(ctx, b)
-		g := props.Differential(cb, f.Profile, c)
+		if watch != nil {
+			defer watch(cb, c)()
+		}
+		check := props.Differential
+		if f.Declined {
+			check = props.CheckDecline
+		}
+		g := check(cb, f.Profile, c)
 		if cb.interrupted() || g == nil || !sameFailure(f, g) {
 			return false
 		}
@@ -344,7 +398,7 @@ func targetBackend(f *props.Finding, targets []Target) tensor.Backend {
 
 // sameFailure reports whether g shows the same bug as f.
 func sameFailure(f, g *props.Finding) bool {
-	return g.Compare.Divergence == f.Compare.Divergence && g.Panicked == f.Panicked &&
+	return g.Compare.Divergence == f.Compare.Divergence && g.Panicked == f.Panicked && g.Declined == f.Declined &&
 		g.Want.Form == f.Want.Form && g.Got.Form == f.Got.Form
 }
 
@@ -444,7 +498,7 @@ func (r *runner) stats() Stats {
 	}
 	c := s.Counts
 	s.Cases, s.Checked = c.Cases, c.Checked()
-	s.Divergent = c.Diverged.total() + c.BackendPanics
+	s.Divergent = c.Diverged.total() + c.BackendPanics + c.BackendHangs + c.UnclaimedDeclines
 	for _, sz := range r.newSizes {
 		s.OriginalElements = append(s.OriginalElements, sz[0])
 		s.ShrunkElements = append(s.ShrunkElements, sz[1])

@@ -249,3 +249,101 @@ func TestPanicInSupportsIsAFinding(t *testing.T) {
 	}
 	t.Errorf("no backend-panic finding on neg among %d findings", len(findings))
 }
+
+// hangingBackend never returns from neg of a tensor holding 7 (an endless
+// loop in a kernel, as a blocked channel so that it spends no CPU).
+type hangingBackend struct{ buggyBackend }
+
+func (hangingBackend) Eval(p string, c *tensor.Case) tensor.Outcome {
+	if c.Op == "neg" && c.Args[0].Tensor != nil {
+		for i := 0; i < c.Args[0].Tensor.Len(); i++ {
+			if c.Args[0].Tensor.Int(i) == 7 {
+				<-make(chan struct{})
+			}
+		}
+	}
+	return buggyBackend{}.Eval(p, c)
+}
+
+func TestHangIsAFindingAndEndsTheCampaign(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{hangingBackend{}, "numpy"}}
+	cfg.Gen.Ops = []string{"neg"}
+	cfg.Duration = time.Minute
+	cfg.HangAfter = 300 * time.Millisecond
+	start := time.Now()
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("the campaign took %s to end after a hang", el)
+	}
+	if st.Counts.BackendHangs == 0 || st.Divergent == 0 {
+		t.Fatalf("no hang counted: %+v", st.Counts)
+	}
+	findings, err := ReadFindings(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hung *StoredFinding
+	for _, f := range findings {
+		if f.Info.BackendHung {
+			hung = f
+		}
+	}
+	if hung == nil || !strings.HasSuffix(hung.Info.Signature, "backend-hang") {
+		t.Fatalf("no hang finding among %d findings", len(findings))
+	}
+	if hung.Info.CaseIndex >= st.Next {
+		t.Errorf("the checkpoint (%d) stays at or below the hung case %d: a resume would hang again", st.Next, hung.Info.CaseIndex)
+	}
+	t.Logf("hang on %s after %d cases", hung.Case.Describe(), st.Cases)
+}
+
+// lostCoverage is the model on numpy that has lost its neg of i16: it
+// declines it, while it lists only complex inputs as a gap.
+type lostCoverage struct{ buggyBackend }
+
+func (lostCoverage) Supports(p string, c *tensor.Case) bool {
+	if c.Op == "neg" && c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.I16 {
+		return false
+	}
+	return buggyBackend{}.Supports(p, c)
+}
+
+func (lostCoverage) Gap(_ string, c *tensor.Case) string {
+	for _, a := range c.Args {
+		if a.Tensor != nil && a.Tensor.DType.IsComplex() {
+			return "complex inputs"
+		}
+	}
+	return ""
+}
+
+func TestUnclaimedDeclineIsAFinding(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{lostCoverage{}, "numpy"}}
+	cfg.Gen.Ops = []string{"neg"}
+	cfg.MaxCases = 3000
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Counts.UnclaimedDeclines == 0 || st.Divergent == 0 {
+		t.Fatalf("no unclaimed decline counted: %+v", st.Counts)
+	}
+	findings, err := ReadFindings(cfg.OutDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		if strings.HasSuffix(f.Info.Signature, " declined") {
+			if f.Case.Args[0].Tensor.DType != tensor.I16 || f.Info.ShrunkElements > 1 {
+				t.Errorf("the finding is %s, want neg of one i16 element", f.Case.Describe())
+			}
+			return
+		}
+	}
+	t.Errorf("no declined finding among %d findings", len(findings))
+}

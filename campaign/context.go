@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -20,6 +21,20 @@ type ctxBackend struct {
 	tensor.Backend
 	ctx  context.Context
 	stop atomic.Bool
+	// callStart is when the backend call in progress began (Unix
+	// nanoseconds), 0 between calls: the hang watchdog reads it.
+	callStart atomic.Int64
+}
+
+// calling marks a backend call in progress until the returned func runs.
+func (b *ctxBackend) calling() func() {
+	b.callStart.Store(time.Now().UnixNano())
+	return func() { b.callStart.Store(0) }
+}
+
+func (b *ctxBackend) Supports(profile string, c *tensor.Case) bool {
+	defer b.calling()()
+	return b.Backend.Supports(profile, c)
 }
 
 func withContext(ctx context.Context, b tensor.Backend) *ctxBackend {
@@ -27,6 +42,7 @@ func withContext(ctx context.Context, b tensor.Backend) *ctxBackend {
 }
 
 func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
+	defer b.calling()()
 	ce, ok := b.Backend.(contextEvaluator)
 	if !ok {
 		return b.Backend.Eval(profile, c)
@@ -36,6 +52,29 @@ func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 		b.stop.Store(true)
 	}
 	return out
+}
+
+// TryEval passes a TryEvaler's one-pass support and evaluation through (a
+// backend that has one takes no context); without one, it is Supports then
+// Eval.
+func (b *ctxBackend) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bool) {
+	if te, ok := b.Backend.(tensor.TryEvaler); ok {
+		defer b.calling()()
+		return te.TryEval(profile, c)
+	}
+	if !b.Supports(profile, c) {
+		return tensor.Outcome{}, false
+	}
+	return b.Eval(profile, c), true
+}
+
+// Gap passes a tensor.GapLister's gaps through (CheckDecline sees the
+// backend through this wrapper while shrinking).
+func (b *ctxBackend) Gap(profile string, c *tensor.Case) string {
+	if gl, ok := b.Backend.(tensor.GapLister); ok {
+		return gl.Gap(profile, c)
+	}
+	return "not a gap lister"
 }
 
 // interrupted reports whether the context cut a call short.

@@ -20,6 +20,9 @@ import (
 type Counts struct {
 	Cases    int64 `json:"cases"`    // drawn
 	Declined int64 `json:"declined"` // the backend does not support the case
+	// UnclaimedDeclines counts the declined cases the model answers and the
+	// backend lists no gap for (tensor.GapLister): findings of their own kind.
+	UnclaimedDeclines int64 `json:"unclaimed_declines"`
 	// Matched counts the checks on which the backend agreed with the
 	// model, by the form of the outcome (value, error, panic, crash,
 	// unsupported).
@@ -29,6 +32,7 @@ type Counts struct {
 	// leaves them unspecified ("?").
 	Unspecified     int64 `json:"unspecified_elements"`
 	BackendPanics   int64 `json:"backend_panics"`   // Go panics escaping the backend (findings of their own kind)
+	BackendHangs    int64 `json:"backend_hangs"`    // backend calls that did not return (findings of their own kind: hang.go)
 	HarnessFailures int64 `json:"harness_failures"` // the harness got no answer (reported, not shrunk)
 	// NotModeled counts supported cases the model states no outcome for (a
 	// program step reading unspecified elements): not checks.
@@ -65,10 +69,12 @@ func (c Counts) ValueOrError() int64 {
 func (c *Counts) Add(o Counts) {
 	c.Cases += o.Cases
 	c.Declined += o.Declined
+	c.UnclaimedDeclines += o.UnclaimedDeclines
 	c.Matched.add(o.Matched)
 	c.Diverged.add(o.Diverged)
 	c.Unspecified += o.Unspecified
 	c.BackendPanics += o.BackendPanics
+	c.BackendHangs += o.BackendHangs
 	c.HarnessFailures += o.HarnessFailures
 	c.NotModeled += o.NotModeled
 	c.Views += o.Views
@@ -101,10 +107,10 @@ func (c Counts) FormSplit() string {
 
 // liveCounts are Counts updated by concurrent workers.
 type liveCounts struct {
-	cases, declined, unspecified, panics, harness atomic.Int64
-	matched, diverged                             [5]atomic.Int64 // by tensor.Form
-	notModeled                                    atomic.Int64
-	views, programs, viewChecks, programChecks    atomic.Int64
+	cases, declined, unclaimed, unspecified, panics, hangs, harness atomic.Int64
+	matched, diverged                                               [5]atomic.Int64 // by tensor.Form
+	notModeled                                                      atomic.Int64
+	views, programs, viewChecks, programChecks                      atomic.Int64
 }
 
 // kinds records a drawn case's views and program (checked: it was compared).
@@ -147,8 +153,8 @@ func (l *liveCounts) snapshot() Counts {
 		return FormCounts{Value: a[tensor.FormValue].Load(), Error: a[tensor.FormError].Load(),
 			Panic: a[tensor.FormPanic].Load(), Crash: a[tensor.FormCrash].Load(), Unsupported: a[tensor.FormUnsupported].Load()}
 	}
-	return Counts{Cases: l.cases.Load(), Declined: l.declined.Load(), Matched: forms(&l.matched),
-		Diverged: forms(&l.diverged), Unspecified: l.unspecified.Load(), BackendPanics: l.panics.Load(),
+	return Counts{Cases: l.cases.Load(), Declined: l.declined.Load(), UnclaimedDeclines: l.unclaimed.Load(), Matched: forms(&l.matched),
+		Diverged: forms(&l.diverged), Unspecified: l.unspecified.Load(), BackendPanics: l.panics.Load(), BackendHangs: l.hangs.Load(),
 		HarnessFailures: l.harness.Load(), NotModeled: l.notModeled.Load(), Views: l.views.Load(),
 		Programs: l.programs.Load(), ViewChecks: l.viewChecks.Load(), ProgramChecks: l.programChecks.Load()}
 }

@@ -27,6 +27,7 @@ type FindingInfo struct {
 	Divergence       string `json:"divergence"`
 	Detail           string `json:"detail"`
 	BackendPanicked  bool   `json:"backend_panicked,omitempty"`
+	BackendHung      bool   `json:"backend_hung,omitempty"` // the backend's call did not return (hang.go)
 	Stack            string `json:"stack,omitempty"`
 	Seed             uint64 `json:"seed"`
 	CaseIndex        int64  `json:"case_index"`
@@ -141,7 +142,7 @@ func EncodeFinding(f *props.Finding, meta FindingMeta) ([]byte, error) {
 		c.Source = meta.Source
 	}
 	info := FindingInfo{Signature: sig, Backend: f.Backend, Profile: f.Profile, Divergence: string(f.Compare.Divergence),
-		Detail: f.Compare.Detail, BackendPanicked: f.Panicked, Stack: f.Stack, Seed: meta.Seed, CaseIndex: meta.CaseIndex,
+		Detail: f.Compare.Detail, BackendPanicked: f.Panicked, BackendHung: f.Hung, Stack: f.Stack, Seed: meta.Seed, CaseIndex: meta.CaseIndex,
 		OriginalElements: meta.OriginalElements, ShrunkElements: caseElements(f.Case), Version: Version}
 	raw, err := json.Marshal(info)
 	if err != nil {

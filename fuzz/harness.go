@@ -75,7 +75,8 @@ func CheckModel(data []byte) error {
 // CheckBackend: on every profile it claims and supports the case for, the
 // backend agrees with the model (the differential property), where the
 // model states an outcome, on the case and on its tier-sized twin when the
-// input draws one (TierTwin).
+// input draws one (TierTwin); and it declines no case the model answers
+// outside the gaps it lists (tensor.GapLister).
 func CheckBackend(b tensor.Backend, data []byte) error {
 	c, ok := decode(data)
 	if !ok {
@@ -86,7 +87,13 @@ func CheckBackend(b tensor.Backend, data []byte) error {
 			continue
 		}
 		for _, p := range b.Profiles() {
-			if !props.Supports(b, p, x) || model.Eval(p, x).NotModeled() {
+			if !props.Supports(b, p, x) {
+				if f := props.UnclaimedDecline(b, p, x); f != nil {
+					return f // a lost coverage (tensor.GapLister)
+				}
+				continue
+			}
+			if model.Eval(p, x).NotModeled() {
 				continue
 			}
 			if f := props.Differential(b, p, x); f != nil {

@@ -126,6 +126,14 @@ func evalBurn(e *evaluation) tensor.Outcome {
 		return e.burnFromVec(args[0])
 	case tensor.ClassToHost:
 		return e.burnToHost(args[0])
+	case tensor.ClassSort:
+		return e.burnSort(args[0]) // sortrust.go
+	case tensor.ClassMaskSelect:
+		return e.burnMaskSelectOp(args[0], args[1]) // maskselect.go
+	case tensor.ClassMatmul:
+		return e.burnMatmulOp(args[0], args[1]) // matmulrust.go
+	case tensor.ClassCat:
+		return e.burnCatOp(args) // cat.go
 	}
 	return e.unsupported(noSuchOp, "burn has no %s", e.c.Op)
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"math/big"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -12,9 +13,12 @@ var (
 	burnUnaryRule = newOpenRule("burn.unary",
 		"Float: neg, abs, floor, ceil, trunc, square exact; sqrt IEEE; round to nearest, ties to even; sign NaN -> NaN, ±0 -> +0, else ±1; exp unspecified except at exact points. Int: neg and abs are wrapping_neg / wrapping_abs on Flex (MIN stays MIN, no panic), sign -1/0/1, bitwise_not !x, square x*x with the Int multiplication rules; Int has no sqrt/exp/floor/ceil/round/trunc and Bool no numeric unary op",
 		"source-facts extra 12 (wrapping_neg/wrapping_abs); burn-flex ops/unary.rs (round_ties_even), float.rs float_sign; burn-tensor api")
-	burnCastRule = newOpenRule("burn.cast",
-		"cast between kinds and dtypes is Rust `as`: int -> int wraps, float -> float rounds to nearest even, float -> int saturates with NaN -> 0, int -> f16/bf16 through f32, anything -> Bool is x != 0; a float <-> int cast is spelled through the device's default dtype of the other kind (.int(), .float()), so where that intermediate changes the value the element is unspecified",
-		"source-facts extra 12 (int_cast `as`, float_into_int saturating, int -> f16/bf16 through f32); burn-tensor Tensor::int / float")
+	burnCastRule = newRule("burn.cast",
+		"tensor.cast(dtype) converts each element straight to the target dtype, across kinds too (Tensor::cast takes an IntDType for a Float tensor and a FloatDType for an Int one: float_into_int / int_into_float with the target, no device-default intermediate); Flex converts with Rust `as` (int -> int wraps, float -> int truncates and saturates with NaN -> 0, int -> f16/bf16 through f32, f32 -> f16/bf16 by from_f64 of the exact value); ndarray converts with elem(), burn's checked ToElement: an integer or a truncated float that the target cannot hold (NaN included) panics, and f16/bf16 targets are not implemented (a panic); anything -> Bool is x != 0",
+		"burn 2c06be35 crates/burn-tensor/src/tensor/api/cast.rs:40-45, 77-82 (cross-kind Cast impls: float_into_int(p, dtype), int_into_float(p, dtype)), crates/burn-tensor/src/tensor/api/float.rs:312-314; crates/burn-flex/src/ops/float.rs:61-124 (float_into_int: x as f64 as int), :739-797 (float_cast through f64, f16::from_f64), crates/burn-flex/src/ops/int.rs:441-480 (int_into_float: x as f32, f16::from_f32(x as f32)), :673-700 (int_cast: x as T); crates/burn-ndarray/src/ops/tensor.rs:744-750 (float_into_int: a.elem::<I>()), :782-786 and crates/burn-ndarray/src/tensor.rs:59-84 (cast_to_dtype: a.elem(), no F16/BF16 arm: panic \"Unsupported dtype\"), :322-345 (execute_with_float_out_dtype: F64 and F32 only, unimplemented! otherwise), crates/burn-std/src/element/cast.rs:136-175 (int -> int panics \"Element cannot be represented in the target type\"), :316-390 (float -> int: panics outside (MIN-1, MAX+1) and for NaN)")
+	burnHalfFromF64 = newOpenRule("burn.flex.half-from-f64-unpinned",
+		"Flex casts f64 to f16/bf16 with the half crate's from_f64, whose rounding depends on the platform (a hardware conversion, or a software path): unspecified where one rounding and a rounding through f32 differ",
+		"burn 2c06be35 crates/burn-flex/src/ops/float.rs:786-795 (f16::from_f64(v), bf16::from_f64(v)); half crate convert.rs (as candle.half-from-f64-unpinned)")
 	burnSumRule = newOpenRule("burn.reduce.sum-widening",
 		"Flex integer sum and prod of I8..U32 accumulate in i64 with wrapping arithmetic and truncate to the element type (no panic in any build); I64 uses plain + and * (a debug panic on overflow, wrap in release); the result keeps the dtype, shape [1] for all elements (keepdim shape with a dim); integer mean is the wrapped sum divided by n, truncating (n = 0 panics); float sums are exact only where every order agrees (SIMD, parallel chunks)",
 		"seed 004 §搬到 burn 的现象 (I32 sum [-1294967296] in debug and release, rank 1); source-facts #11a, extra 12 (int_mean, mean_dim)")
@@ -24,9 +28,12 @@ var (
 	burnProdOrderFree = newRule("burn.reduce.prod-order-free",
 		"where the order of a float product is not pinned (Flex prod_dim, ndarray), it is still fixed when a NaN takes part (NaN), when a zero meets an infinity (NaN), or when a zero takes part and no partial product can overflow (every |x| > 1 together stay below the largest power of two of the accumulation dtype): a zero whose sign is the parity of the negative factors",
 		"IEEE 754 multiplication (the sign of a product is the xor of the signs; x * NaN and 0 * inf are NaN)")
-	burnCumsumRule = newOpenRule("burn.cumsum.plain-add",
+	burnCumsumRule = newRule("burn.cumsum.plain-add",
 		"Flex cumsum is cumulative_op with `acc + val` in the element type for every dtype: integer overflow panics in a debug build (\"attempt to add with overflow\") and wraps in release; floats add sequentially in the element type",
 		"seed 004 §搬到 burn 的现象 (I32 cumsum: debug panic at cumulative.rs:19, release [1500000000, -1294967296]); source-facts #11b")
+	burnNdarrayCumsum = newRule("burn.ndarray.cumsum-sequential",
+		"ndarray's cumsum copies the tensor and adds each slice to the previous one in order along the dim (current + previous, in the element type): the first output is the first element itself (a -0 stays -0), later ones a sequential sum; integer overflow follows burn.int64-native",
+		"burn 2c06be35 crates/burn-ndarray/src/ops/macros.rs:64-88 (cumulative_with_op: for i in 1..dim_size, Zip current with prev, *c = c.add(p.elem())), crates/burn-ndarray/src/ops/tensor.rs:467-471")
 	burnSelectRule = newRule("burn.select",
 		"index_select is select(dim, indices) with a rank-1 Int tensor of indices (Float or Bool indices do not type-check); the rows are copied; an index below 0 or at least the dim's size panics in the backend's bounds check (burn does not wrap negative indices)",
 		"burn 2c06be35 crates/burn-tensor/src/tensor/api/base.rs:1621-1624 (select passes the indices on unchanged), crates/burn-flex/src/ops/gather_scatter.rs:141-152 (checked_index: \"index {raw} out of bounds for dimension of size {dim_size}\"), crates/burn-ndarray/src/ops/base.rs:990-1010 (i as usize into ndarray's select, which panics out of bounds)")
@@ -120,7 +127,7 @@ func (e *evaluation) burnIntUnary(op string, t, out *tensor.Tensor, i int) *tens
 	return nil
 }
 
-// burnCast is tensor.cast(dtype) (with .int() / .float() / .bool() across kinds).
+// burnCast is tensor.cast(dtype) (with .bool() for Bool).
 func (e *evaluation) burnCast(t *tensor.Tensor) tensor.Outcome {
 	to := e.c.Attrs.To
 	switch {
@@ -128,32 +135,65 @@ func (e *evaluation) burnCast(t *tensor.Tensor) tensor.Outcome {
 		return e.unsupported(burnKinds, "burn has no checked convert; only cast")
 	case to.IsComplex():
 		return e.unsupported(burnDeviceDefault, "burn has no complex dtype")
-	case !e.burnFlex() && (to == tensor.F16 || to == tensor.BF16):
-		return e.burnUnspecified("ndarray casts to %s", to)
 	}
 	e.use(burnCastRule)
-	out := tensor.New(to, t.Shape...)
-	via := tensor.Invalid // the other kind's device default the spelling passes through
-	switch {
-	case t.DType.IsFloat() && to.IsInt():
-		via = e.burnIntDType()
-	case t.DType.IsInt() && to.IsFloat():
-		via = tensor.F32
+	if !e.burnFlex() {
+		if p, bad := burnNdarrayCastPanic(t, to); bad {
+			return p
+		}
 	}
+	path := rustHalfViaF32 // integers reach f16/bf16 through f32; f32 values convert exactly either way
+	if t.DType == tensor.F64 && (to == tensor.F16 || to == tensor.BF16) {
+		e.use(burnHalfFromF64)
+		path = rustHalfEither
+	}
+	out := tensor.New(to, t.Shape...)
 	for i := 0; i < t.Len(); i++ {
-		e.rustConvert(t, i, out, rustHalfViaF32)
-		if via == tensor.Invalid || via == to {
-			continue
-		}
-		mid := tensor.New(via, 1)
-		e.rustConvert(rustElement(t, i), 0, mid, rustHalfViaF32)
-		alt := tensor.New(to, 1)
-		e.rustConvert(mid, 0, alt, rustHalfViaF32)
-		if alt.Bits(0) != out.Bits(i) {
-			out.SetUnspecified(i)
-		}
+		e.rustConvert(t, i, out, path)
 	}
 	return tensor.ValueOutcome(out)
+}
+
+// burnNdarrayCastPanic is ndarray's checked conversion: the panic of the
+// first element elem() cannot convert, or of an f16/bf16 target.
+func burnNdarrayCastPanic(t *tensor.Tensor, to tensor.DType) (tensor.Outcome, bool) {
+	from := t.DType
+	switch {
+	case (to == tensor.F16 || to == tensor.BF16) && from.IsFloat():
+		return tensor.PanicOutcome("Unsupported dtype: %s", rustName(to)), true
+	case to == tensor.F16 || to == tensor.BF16:
+		return tensor.PanicOutcome("not implemented: unsupported dtype: %s", rustName(to)), true
+	case !to.IsInt() || from == tensor.Bool:
+		return tensor.Outcome{}, false
+	}
+	lo, hi := new(big.Int).SetInt64(to.MinInt()), new(big.Int).SetUint64(to.MaxUint())
+	for i := 0; i < t.Len(); i++ {
+		var v *big.Int
+		if from.IsFloat() {
+			x := t.Float(i)
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return burnFloatToIntPanic(to), true
+			}
+			v, _ = new(big.Float).SetFloat64(math.Trunc(x)).Int(nil)
+		} else {
+			v = exactIntValue(t, i)
+		}
+		if v.Cmp(lo) >= 0 && v.Cmp(hi) <= 0 {
+			continue
+		}
+		if from.IsFloat() {
+			return burnFloatToIntPanic(to), true
+		}
+		return tensor.PanicOutcome("Element cannot be represented in the target type: %q(%s) => %q", from.String(), v, to.String()), true
+	}
+	return tensor.Outcome{}, false
+}
+
+func burnFloatToIntPanic(to tensor.DType) tensor.Outcome {
+	if to.IsUnsigned() {
+		return tensor.PanicOutcome("Float cannot be represented in the target unsigned int type")
+	}
+	return tensor.PanicOutcome("Float cannot be represented in the target signed int type")
 }
 
 // burnReduce evaluates sum, prod, mean, max, min, argmax, argmin.
@@ -299,15 +339,15 @@ func (e *evaluation) burnCumsum(t *tensor.Tensor) tensor.Outcome {
 	out := tensor.New(t.DType, t.Shape...)
 	for _, row := range rows {
 		acc, facc := uint64(0), 0.0
-		var prefix exactSum
-		for _, i := range row {
+		for k, i := range row {
 			if t.DType.IsFloat() {
-				facc = rustFloatOp("add", facc, t.Float(i), t.DType)
-				out.SetFloat(i, facc)
-				prefix.add(t.Float(i))
-				if _, exact := prefix.value(t.DType); !e.burnFlex() && !exact {
-					out.SetUnspecified(i)
+				if k == 0 && !e.burnFlex() {
+					e.use(burnNdarrayCumsum)
+					facc = t.Float(i) // ndarray's scan starts from the first element, not from 0
+				} else {
+					facc = rustFloatOp("add", facc, t.Float(i), t.DType)
 				}
+				out.SetFloat(i, facc)
 				continue
 			}
 			r := rustIntBinary("add", acc, t.Uint(i), t.DType)

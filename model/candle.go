@@ -206,7 +206,8 @@ func (e *evaluation) candleArange() tensor.Outcome {
 }
 
 // rustArangeValues runs `while current < end { push(current); current += 1 }`
-// in the dtype d; ok is false past the model's size limit.
+// in the dtype d; ok is false past the model's size limit, and for a float
+// loop that stops advancing (the process runs out of memory: not modeled).
 func rustArangeValues(ends *tensor.Tensor, d tensor.DType) (*tensor.Tensor, bool) {
 	var vals []float64
 	var ints []uint64
@@ -217,7 +218,11 @@ func rustArangeValues(ends *tensor.Tensor, d tensor.DType) (*tensor.Tensor, bool
 				return nil, false
 			}
 			vals = append(vals, cur)
-			cur = rustFloatOp("add", cur, 1, d)
+			next := rustFloatOp("add", cur, 1, d)
+			if next == cur { // past 2^24 (f32) or 2^53 (f64) the loop never ends: the Vec grows until memory runs out
+				return nil, false
+			}
+			cur = next
 		}
 	} else {
 		cur, end := ends.Uint(0), ends.Uint(1)

@@ -498,7 +498,7 @@ func candleFromF64(x float64, d tensor.DType) []float64 {
 func (e *evaluation) candleMetalAffine(t *tensor.Tensor, mul, add float64) tensor.Outcome {
 	d := t.DType
 	if !candleMetalCore(d) {
-		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal contiguous affine %s not implemented", rustName(d))
+		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal %s affine %s not implemented", candleMetalLayoutName(t), rustName(d))
 	}
 	e.use(candleAffineMetal)
 	m, a := roundTo(mul, tensor.F32), roundTo(add, tensor.F32)
@@ -594,7 +594,7 @@ func (e *evaluation) candlePowf(t *tensor.Tensor) tensor.Outcome {
 	}
 	d := t.DType
 	if e.candleOnMetal() && d != tensor.F32 && d != tensor.F16 && d != tensor.BF16 {
-		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal contiguous powf %s not implemented", rustName(d))
+		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal %s powf %s not implemented", candleMetalLayoutName(t), rustName(d))
 	}
 	if d.IsInt() {
 		return e.fail(candlePow, tensor.UnsupportedDType, "unsupported dtype %s for op powf", rustName(d))

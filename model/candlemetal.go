@@ -43,6 +43,17 @@ func candleLayoutContiguous(t *tensor.Tensor) bool {
 	return t.Strides == nil || candleStridesContiguous(t.Shape, t.Strides)
 }
 
+// candleMetalLayoutName is the kernel table MetalStorage's affine, powf
+// and to_dtype pick for t's layout, as their "not implemented" Errs name
+// it: "Metal contiguous affine I32", "Metal strided powf I32"
+// (metal_backend/mod.rs:145,168,206,225,598,651 at 2a13b0f3).
+func candleMetalLayoutName(t *tensor.Tensor) string {
+	if candleLayoutContiguous(t) {
+		return "contiguous"
+	}
+	return "strided"
+}
+
 // candleScalarLike is candle's Layout::is_scalar_like: every dim 1 (or
 // rank 0), or every stride 0.
 func candleScalarLike(t *tensor.Tensor) bool {
@@ -153,6 +164,21 @@ func (e *evaluation) candleMetalSum(xs []float64, d tensor.DType) (float64, bool
 		return lanes[0], true
 	}
 	return rustExactSum(lanes, d)
+}
+
+// candleMetalSourceElement is the storage element Metal's index_select
+// reads for the flat source index at (size_t, possibly wrapped by a
+// negative i64 id): at itself from the start offset for a contiguous src,
+// through candleMetalStridedSource for another; false where it reads
+// outside the storage from the start offset.
+func candleMetalSourceElement(src *tensor.Tensor, at uint64, dimSize int) (int, bool) {
+	if !candleLayoutContiguous(src) {
+		return candleMetalStridedSource(src, at, dimSize)
+	}
+	if at >= uint64(len(src.Data)-src.Offset) {
+		return 0, false
+	}
+	return src.Offset + int(at), true
 }
 
 // candleMetalStridedSource is the storage element Metal's index_select

@@ -21,8 +21,8 @@ var (
 		"t.clamp(min, max) is t.maximum(min)?.minimum(max): each bound a tensor of t's shape and dtype or a WithDType scalar converted with to_dtype (`as`), both required (no Option bound)",
 		"candle 2a13b0f3 candle-core/src/tensor.rs:1177-1180 (clamp), binary_op_scalar! (:110-133); source-facts extra 3")
 	candleFull = newRule("candle.full",
-		"Tensor::full(value, shape, &dev) has the Rust type of value (a literal: f64 or i32 unless suffixed; the dtype attr is written as the suffix: 2f32, 7u8) and fills with const_set; on Metal const_set has kernels for u8 u32 i64 f16 bf16 f32 only (f64: Err \"unsupported const-set f64\", i16/i32: UnsupportedDTypeForOp) and zero elements panic in linear_split",
-		"candle 2a13b0f3 candle-core/src/tensor.rs:440-451 (full: alloc_uninit, const_set), candle-core/src/metal_backend/mod.rs const_set (kernel per dtype), candle-metal-kernels/src/kernels/unary.rs:79-104 (call_const_set_contiguous: linear_split of the tiles); seed 003 §从 Vec、切片、迭代器建 (full(7u8, 3) U8 [7, 7, 7])")
+		"Tensor::full(value, shape, &dev) has the Rust type of value (a literal: f64 or i32 unless suffixed; the dtype attr is written as the suffix: 2f32, 7u8) and fills with const_set; on Metal const_set has kernels for u8 u32 i64 f16 bf16 f32 only: f64 is an Err \"unsupported const-set f64\", and an i16/i32 storage has no arm in the (dtype, Scalar) match, an Err \"dtype mismatch, expected I32, got I32(7)\" (the UnsupportedDTypeForOp arms of the inner match are unreachable); zero elements panic in linear_split",
+		"candle 2a13b0f3 candle-core/src/tensor.rs:440-451 (full: alloc_uninit, const_set), candle-core/src/metal_backend/mod.rs:457-546 (const_set: the kernel per dtype, :481 and :512 the f64 bails, :536-545 the (dtype, Scalar) match without I16/I32 and its bail), candle-core/src/scalar.rs:7-19 (Scalar's Debug: I32(7)), candle-metal-kernels/src/kernels/unary.rs:79-104 (call_const_set_contiguous: linear_split of the tiles); seed 003 §从 Vec、切片、迭代器建 (full(7u8, 3) U8 [7, 7, 7])")
 	candleNoNewOp = newRule("candle.no-such-op.2026-12",
 		"candle has no dtype argument on Tensor::new, arange, sum, mean or cumsum, cumsum needs a dim, and clamp has no Option bound: such programs do not compile",
 		"candle 2a13b0f3 candle-core/src/tensor.rs (new, arange, sum_keepdim, mean_keepdim, cumsum<D: Dim>, clamp<T1, T2: TensorOrScalar>)")
@@ -40,6 +40,14 @@ func evalCandleNew(e *evaluation) (tensor.Outcome, bool) {
 		return e.candleClampOp(), true
 	case tensor.ClassFull:
 		return e.candleFullOp(), true
+	case tensor.ClassSort:
+		return e.candleSort(), true // sortrust.go
+	case tensor.ClassMaskSelect:
+		return e.unsupported(candleNoMaskSelect, "candle has no mask selection (t[mask])"), true
+	case tensor.ClassMatmul:
+		return e.candleMatmulOp(), true // matmulrust.go
+	case tensor.ClassCat:
+		return e.candleCatOp(), true // cat.go
 	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassReduce, tensor.ClassCumsum:
 		if e.c.Attrs.DType.Valid() {
 			return e.unsupported(candleNoNewOp, "candle's %s takes no dtype argument", e.c.Op), true
@@ -62,16 +70,27 @@ func (e *evaluation) candleBroadcast() tensor.Outcome {
 	return e.candleTensorBinary(tensor.BroadcastBase(e.c.Op), expandTo(x, shape), expandTo(y, shape))
 }
 
-// expandTo returns t broadcast to shape (t itself when it has that shape).
+// expandTo returns t broadcast to shape as candle's broadcast_as makes it
+// (layout.rs:210-243): a view of t's storage with stride 0 along the added
+// leading dims and every stretched dim of size 1, t's own stride where the
+// dims agree (t itself when it has that shape). The layout decides which
+// Metal binary kernel runs (candle.metal.binary-layout-variant).
 func expandTo(t *tensor.Tensor, shape []int) *tensor.Tensor {
 	if sameShape(t.Shape, shape) {
 		return t
 	}
-	out := tensor.New(t.DType, shape...)
-	for i := range out.Len() {
-		copyElem(out, i, t, broadcastIndex(shape, i, t.Shape))
+	own := t.Strides
+	if own == nil {
+		own = tensor.ContiguousStrides(t.Shape)
 	}
-	return out
+	added := len(shape) - t.Rank()
+	strides := make([]int, len(shape))
+	for k, n := range t.Shape {
+		if n == shape[added+k] {
+			strides[added+k] = own[k]
+		}
+	}
+	return &tensor.Tensor{DType: t.DType, Shape: append([]int{}, shape...), Strides: strides, Offset: t.Offset, Data: t.Data, Unspecified: t.Unspecified}
 }
 
 // candleWhereMetal lists the (condition, value) dtype pairs the Metal host names a kernel for.
@@ -125,6 +144,13 @@ func (e *evaluation) candleClampOp() tensor.Outcome {
 	if lo.IsNull() || hi.IsNull() {
 		return e.unsupported(candleNoNewOp, "candle's clamp takes both bounds (no Option)")
 	}
+	for _, b := range []tensor.Arg{lo, hi} { // a bound that does not compile fails the program before any step runs
+		if b.IsScalar() {
+			if _, bad := e.candleScalarTensor(b.Scalar, e.c.Args[0].Tensor); bad != nil {
+				return *bad
+			}
+		}
+	}
 	first := e.sub(&tensor.Case{Op: "maximum", Args: []tensor.Arg{e.c.Args[0], lo}})
 	if first.Form != tensor.FormValue {
 		return first
@@ -165,8 +191,8 @@ func (e *evaluation) candleFullOp() tensor.Outcome {
 		switch d {
 		case tensor.F64:
 			return e.fail(candleMetalKernels, tensor.UnsupportedDType, "unsupported const-set f64")
-		case tensor.I16, tensor.I32:
-			return e.fail(candleMetalKernels, tensor.UnsupportedDType, "unsupported dtype %s for op const-set", rustName(d))
+		case tensor.I16, tensor.I32: // no arm of the (dtype, Scalar) match
+			return e.fail(candleFull, tensor.UnsupportedDType, "dtype mismatch, expected %s, got %s(%s)", rustName(d), rustName(d), rustLitBigInt(lit.elems[0]))
 		}
 		if tensor.NumElements(shape) == 0 {
 			return e.candleMetalEmptyLaunch("const_set")

@@ -190,7 +190,7 @@ func (e *evaluation) candleCast() tensor.Outcome {
 func (e *evaluation) candleMetalCast(t *tensor.Tensor, to tensor.DType) tensor.Outcome {
 	from := t.DType
 	if !candleMetalCore(from) || !candleMetalCore(to) {
-		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal contiguous to_dtype %s %s not implemented", rustName(from), rustName(to))
+		return e.fail(candleMetalKernels, tensor.UnsupportedDType, "Metal %s to_dtype %s %s not implemented", candleMetalLayoutName(t), rustName(from), rustName(to))
 	}
 	if t.Len() == 0 {
 		return e.candleMetalEmptyLaunch("to_dtype")

@@ -40,8 +40,8 @@ var (
 		"an id equal to its dtype's maximum (255, u32::MAX, i64::MAX) writes a row of zeros; on the CPU any other id >= the dim size, a negative i64 included, is an Err (InvalidIndex); Metal clamps (see candle.metal.index-select.clamp)",
 		"source-facts #5c, extra 6")
 	candleMetalIndexClamp = newOpenRule("candle.metal.index-select.clamp",
-		"Metal's index_select reads row min(id, (I)(dim_size - 1)) with the bound converted to the id type I: for u8 ids and a dim above 256 the bound wraps ((uint8_t)299 = 43, so id 100 of a 300-row source reads row 43); a negative i64 id, or any id of an empty dim, reads out of bounds (unspecified)",
-		"candle 2a13b0f3: candle-metal-kernels/src/metal_src/indexing.metal:56-59 (sentinel, then min(input_ids[id_i], (INDEX_TYPENAME)(src_dim_size - 1))), :67-69 (the read)")
+		"Metal's index_select reads row min(id, (I)(dim_size - 1)) with the bound converted to the id type I: for u8 ids and a dim above 256 the bound wraps ((uint8_t)299 = 43, so id 100 of a 300-row source reads row 43); a negative i64 id is kept by the min, and the source index left * dim_size * right + id * right + r is computed in size_t, so it wraps: the element it lands on when that lies in the source's storage from its start offset (id -1 of row l reads the last row of l - 1), unspecified before or past it; any id of an empty dim reads out of bounds (unspecified)",
+		"candle 2a13b0f3: candle-metal-kernels/src/metal_src/indexing.metal:56-59 (sentinel, then min(input_ids[id_i], (INDEX_TYPENAME)(src_dim_size - 1))), :66-69 (src_i as size_t, the read)")
 )
 
 // candleReduce evaluates sum, mean, max, min, argmax, argmin (prod is missing).
@@ -73,7 +73,11 @@ func (e *evaluation) candleReduce() tensor.Outcome {
 		if t.Rank() == 0 {
 			r = candleMetalReduceNoKernel
 		}
-		return e.fail(r, tensor.UnsupportedDType, "Metal contiguous reduce op %s %s not implemented", candleReduceOpName[op], rustName(t.DType))
+		layout := "strided"
+		if candleMetalReduceContiguous(t, reduce) {
+			layout = "contiguous"
+		}
+		return e.fail(r, tensor.UnsupportedDType, "Metal %s reduce op %s %s not implemented", layout, candleReduceOpName[op], rustName(t.DType))
 	}
 	switch op {
 	case "sum":
@@ -198,7 +202,7 @@ func (e *evaluation) candleExtremum(op string, t *tensor.Tensor, reduce []bool, 
 		} else {
 			out.SetBits(o, src.Bits(best))
 		}
-		if e.candleOnMetal() && t.DType.IsFloat() && candleMetalExtremumUnpinned(src, g, best) {
+		if e.candleOnMetal() && t.DType.IsFloat() && candleMetalExtremumUnpinned(src, g, best, isArg) {
 			out.SetUnspecified(o)
 		}
 	}
@@ -238,8 +242,19 @@ func candleMetalWithInit(t *tensor.Tensor, wantMax bool) *tensor.Tensor {
 // (candle.metal.reduce.arg-index-modulo-last-dim). The choice depends on
 // t's layout: a view that is not contiguous takes the strided kernel.
 func candleMetalArgModulus(t *tensor.Tensor, reduce []bool) int {
-	if !candleLayoutContiguous(t) {
+	if t.Rank() == 0 || !candleMetalReduceContiguous(t, reduce) {
 		return 0
+	}
+	return t.Shape[t.Rank()-1]
+}
+
+// candleMetalReduceContiguous is reduce_op's choice of the contiguous
+// kernels: t's layout is contiguous, and so are its dims reordered as
+// (kept dims, reduced dims) with their strides (metal_backend/mod.rs:304-323
+// at 2a13b0f3).
+func candleMetalReduceContiguous(t *tensor.Tensor, reduce []bool) bool {
+	if !candleLayoutContiguous(t) {
+		return false
 	}
 	shape, strides := t.Shape, t.Strides
 	if strides == nil {
@@ -253,10 +268,7 @@ func candleMetalArgModulus(t *tensor.Tensor, reduce []bool) int {
 			}
 		}
 	}
-	if len(shape) == 0 || !candleStridesContiguous(dims, st) {
-		return 0
-	}
-	return shape[len(shape)-1]
+	return candleStridesContiguous(dims, st)
 }
 
 // candleStridesContiguous is candle's Shape::is_contiguous(stride): row
@@ -307,9 +319,12 @@ func candleBetter(t *tensor.Tensor, i, j int, wantMax bool) bool {
 }
 
 // candleMetalExtremumUnpinned reports a Metal float reduction whose result
-// the kernel does not pin: a NaN in the group, or a ±0 extremum with zeros
-// of both signs present.
-func candleMetalExtremumUnpinned(t *tensor.Tensor, g []int, best int) bool {
+// the kernel does not pin: a NaN in the group (fast math), or, for max and
+// min, a ±0 extremum with zeros of both signs present (fast::max, simd_max:
+// either zero). An arg reduction compares with > and == (reduce.metal:188-196
+// at 2a13b0f3), under which -0 and +0 tie and the lower index wins: its index
+// is pinned.
+func candleMetalExtremumUnpinned(t *tensor.Tensor, g []int, best int, isArg bool) bool {
 	pos, neg := false, false
 	for _, i := range g {
 		x := t.Float(i)
@@ -320,7 +335,7 @@ func candleMetalExtremumUnpinned(t *tensor.Tensor, g []int, best int) bool {
 			pos, neg = pos || !math.Signbit(x), neg || math.Signbit(x)
 		}
 	}
-	return t.Float(best) == 0 && pos && neg
+	return !isArg && t.Float(best) == 0 && pos && neg
 }
 
 // candleCumsum is t.cumsum(dim).
@@ -436,9 +451,12 @@ func (e *evaluation) candleGather(src, ids *tensor.Tensor, d int) tensor.Outcome
 			case id == sentinel:
 				e.use(candleIndexRange)
 				continue // a row of zeros
-			case e.candleOnMetal() && ids.DType.IsSigned() && int64(id) < 0, e.candleOnMetal() && n == 0:
+			case e.candleOnMetal() && n == 0:
 				e.use(candleIndexRange)
 				unspecified = true
+			case e.candleOnMetal() && ids.DType.IsSigned() && int64(id) < 0:
+				e.use(candleMetalIndexClamp)
+				row = int(int64(id)) // min(id, n - 1) keeps it; the offset wraps below
 			case e.candleOnMetal():
 				e.use(candleMetalIndexClamp)
 				row = int(candleMetalClampBound(id, n, ids.DType))
@@ -452,10 +470,14 @@ func (e *evaluation) candleGather(src, ids *tensor.Tensor, d int) tensor.Outcome
 				switch {
 				case unspecified:
 					out.SetUnspecified(o)
-				case e.candleOnMetal() && !candleLayoutContiguous(src):
-					e.use(candleMetalIndexStrided)
-					at := uint64(l*n+row)*uint64(right) + uint64(r)
-					if pos, ok := candleMetalStridedSource(src, at, n); ok {
+				case e.candleOnMetal():
+					// src_i in size_t arithmetic: a negative row wraps
+					at := uint64(l*n)*uint64(right) + uint64(int64(row))*uint64(right) + uint64(r)
+					if !candleLayoutContiguous(src) {
+						e.use(candleMetalIndexStrided)
+					}
+					pos, ok := candleMetalSourceElement(src, at, n)
+					if ok {
 						out.SetBits(o, src.Data[pos])
 					} else {
 						out.SetUnspecified(o)

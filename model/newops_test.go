@@ -1,20 +1,13 @@
 package model
 
-import (
-	"testing"
-
-	"github.com/tfuzz/tfuzz/tensor"
-)
+import "testing"
 
 // TestNewOps: the ops added 2026-12, one row per rule, against outcomes
 // worked out by hand from the sources the rules cite.
 func TestNewOps(t *testing.T) {
 	i8 := func(data string) string { return `{"dtype": "i8", "shape": [3], "data": ` + data + `}` }
 	f32 := func(data string) string { return `{"dtype": "f32", "shape": [3], "data": ` + data + `}` }
-	tests := []struct {
-		name, profile, line string
-		want                string // an outcome object
-	}{
+	checkRows(t, []outcomeRow{
 		{"torch << at and past the width and negative", "pytorch/cpu",
 			`{"op": "shift_left", "args": [` + i8(`[1, 1, 3]`) + `, ` + i8(`[7, 8, -1]`) + `], "attrs": {}}`,
 			`{"value": {"dtype": "i8", "shape": [3], "data": [-128, 0, 0]}}`},
@@ -108,24 +101,5 @@ func TestNewOps(t *testing.T) {
 		{"torch.full infers i64", "pytorch/cpu",
 			`{"op": "full", "args": [], "attrs": {"value": "7", "shape": [2]}}`,
 			`{"value": {"dtype": "i64", "shape": [2], "data": [7, 7]}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := tensor.DecodeCase([]byte(tt.line))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := tensor.DecodeOutcome([]byte(tt.want))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := Eval(tt.profile, c)
-			if got.Form == tensor.FormUnsupported && want.Form == tensor.FormUnsupported {
-				return
-			}
-			if r := tensor.Compare(want, got, 0); !r.Match() {
-				t.Errorf("%s under %s: got %s, want %s (rules %v)", c.Describe(), tt.profile, tensor.EncodeOutcome(got), tt.want, got.Rules)
-			}
-		})
-	}
+	})
 }

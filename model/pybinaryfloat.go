@@ -9,14 +9,14 @@ import "github.com/tfuzz/tfuzz/tensor"
 
 var (
 	torchRDiv = newRule("pytorch.div.scalar-left",
-		"s / t is t.reciprocal() * s (Tensor.__rtruediv__): the reciprocal is rounded to the dtype, then multiplied",
+		"s / t is t.reciprocal() * s (Tensor.__rtruediv__): the reciprocal is rounded to the tensor's dtype (a complex tensor's by c10's complex division; a real tensor's in its float dtype, then promoted with a +0 imaginary part when s is complex), then multiplied",
 		"torch/_tensor.py __rdiv__ (source); promotion.md §2.4, §6.4")
 	cudaScalarDiv = newRule("pytorch.cuda.div-by-scalar",
 		"PyTorch CUDA divides by a CPU scalar b as a * (1/b), the reciprocal rounded in opmath (also for floor_div and trunc_div)",
 		"oracle-00842 (f32 65504 / 3.0 = 21834.66796875), oracle-00847, oracle2-01345; BinaryDivTrueKernel.cu")
 	xlaCPURecipDiv = newRule("jax.cpu.div-by-scalar",
-		"XLA on CPU divides by a Python scalar as a * (1/b), the reciprocal rounded in f32 (f64 for f64); an array divisor (a 0-dim one included) divides as IEEE, a bool array numerator takes jax.div.bool-array-reciprocal, and on the GPU f64 divides exactly (oracle-00847)",
-		"oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
+		"XLA on CPU rewrites A / broadcast(B) into A * broadcast(1/B) for real floats: a divisor that is broadcast to the result's shape (a Python scalar, a 0-dim array or any array of another shape, all of them jit parameters) divides as a * (1/b), the reciprocal rounded in f32 (f64 for f64); a divisor of the result's shape (and a Python scalar over a 0-dim result) divides as IEEE; complex divisors are not rewritten (the rewrite is off for complex without fast math); a bool array numerator takes jax.div.bool-array-reciprocal; the GPU has no such rewrite (f64 divides exactly: oracle-00847)",
+		"xla 0057bb15 xla/hlo/transforms/simplifiers/algebraic_simplifier.cc HandleDivide (\"A / broadcast(B) => A * broadcast(1 / B)\": options_.executing_on_cpu() && enable_sink_broadcast() (default true, algebraic_simplifier.h), not complex unless fast math, B with one use); jax jax-v0.11.0 jax/_src/numpy/ufuncs.py:2441-2443 (true_divide is a jit function: a Python scalar is a parameter, as a 0-dim array is); oracle-00842, oracle-00847, oracle-00837 (bf16), oracle2-01345, oracle2-00562")
 	xlaGPUDiv = newOpenRule("jax.gpu.approximate-f32-div",
 		"XLA on NVIDIA GPUs divides f32 (and f16/bf16, in f32) approximately, x * rcp(y) with a faithful reciprocal: unspecified where the two faithful reciprocals give different results",
 		"oracle-00194, oracle2-00388 (30/255 = 0.11764705181121826), oracle2-01037 (0.5/255), oracle2-00312")
@@ -104,11 +104,22 @@ func (b *pyBin) floatArith(x, y float64) (float64, bool) {
 			e.use(xlaGPUDiv)
 		}
 		return v, unspec
-	case b.op == "div" && e.p.Framework == JAX && e.p.Device == CPU && b.args[1].isScalar():
+	case b.op == "div" && e.p.Framework == JAX && e.p.Device == CPU && b.divisorBroadcast():
 		e.use(xlaCPURecipDiv)
 		return roundTo(floatArith("mul", x, floatArith("div", 1, y, p), p), d), false
 	}
 	return roundTo(floatArith(b.op, x, y, p), d), false
+}
+
+// divisorBroadcast reports a divisor that JAX's lowering broadcasts to the
+// result's shape (an HLO broadcast of a jit parameter): a Python scalar or a
+// tensor of another shape than the result.
+func (b *pyBin) divisorBroadcast() bool {
+	a := b.args[1]
+	if a.isScalar() {
+		return len(b.shape) > 0
+	}
+	return !sameShape(a.t.Shape, b.shape)
 }
 
 func (b *pyBin) floatFloorDiv(x, y float64) float64 {

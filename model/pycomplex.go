@@ -29,8 +29,14 @@ var (
 		"PyTorch and JAX multiply complex numbers as (a*c - b*d) + (a*d + b*c)i; the compiler may contract either product into a fused multiply-add (PyTorch's scalar tail loop, nvcc, XLA's LLVM with FP op fusion on), so a part is unspecified where the unfused and the two fused forms differ (never when the products are exact)",
 		"c10/util/complex.h@d770bb96 operator*=; aten/src/ATen/cpu/vec/vec256/vec256_complex_float.h@87b1b4bf operator* (unfused: mul, hsub); xla 63f59304 xla/service/elemental_ir_emitter.cc EmitComplexMultiply")
 	smithComplexDiv = newRule("python.complex.div-smith",
-		"PyTorch and NumPy divide complex numbers by Smith's algorithm: with |c| >= |d| (both zero: a/|c|, b/|d|), rat = d/c, scl = 1/(c + d*rat), re = (a + b*rat)*scl, im = (b - a*rat)*scl; otherwise rat = c/d, scl = 1/(d + c*rat), re = (a*rat + b)*scl, im = (b*rat - a)*scl",
+		"PyTorch (CPU, CUDA) and NumPy divide complex numbers by Smith's algorithm: with |c| >= |d| (both zero: a/|c|, b/|d|), rat = d/c, scl = 1/(c + d*rat), re = (a + b*rat)*scl, im = (b - a*rat)*scl; otherwise rat = c/d, scl = 1/(d + c*rat), re = (a*rat + b)*scl, im = (b*rat - a)*scl",
 		"c10/util/complex.h@d770bb96 operator/= (\"follows numpy's complex division\"); vec256_complex_float.h@87b1b4bf operator/ (element by element through it); numpy v2.5.2 numpy/_core/src/umath/loops.c.src:2165-2194 (@TYPE@_divide)")
+	torchClangComplexAbs = newRule("pytorch.complex.div-clang-abs",
+		"PyTorch built with clang (the macOS Arm64 wheels the seeds' M2 Max runs use) takes |c| in c10::complex division as c < 0 ? -c : c, which keeps a -0: a divisor whose parts are both zero divides a by -0 where c is -0 (and b by -0 where d is), so (-1+2j)/(-0+0j) is inf+infj there and -inf+infj with gcc's std::abs",
+		"pytorch c10/util/complex.h operator/= (#if defined(__GNUC__) && !defined(__clang__): std::abs, #else abs_c = c < 0 ? -c : c; both zero: real_ = a / abs_c, imag_ = b / abs_d)")
+	torchMPSComplexDiv = newRule("pytorch.mps.complex-div",
+		"PyTorch MPS divides complex numbers without Smith's scaling: (dot(x, y), x.im*y.re - x.re*y.im) / dot(y, y), each part over c*c + d*d; the Metal compiler may contract the products, so a part is unspecified where the contractions differ (and see python.complex.div-contraction)",
+		"pytorch c10/metal/utils.h div (complex: T(::metal::dot(x, y), x.y * y.x - x.x * y.y) / ::metal::dot(y, y)); aten/src/ATen/native/mps/kernels/BinaryKernel.metal div_true_functor (c10::metal::div)")
 	xlaComplexDiv = newRule("jax.complex.div-xla",
 		"JAX divides complex numbers as XLA's EmitComplexDivide: with |b.re| < |b.im|, ratio = b.re/b.im, denom = b.im + ratio*b.re, re = (ratio*a.re + a.im)/denom, im = (ratio*a.im - a.re)/denom; otherwise ratio = b.im/b.re, denom = b.re + ratio*b.im, re = (ratio*a.im + a.re)/denom, im = (a.im - ratio*a.re)/denom; a (NaN, NaN) result is replaced for a zero divisor (inf with b.re's sign times a), an infinite numerator over a finite divisor, and a finite numerator over an infinite divisor",
 		"xla 63f59304 xla/service/elemental_ir_emitter.cc EmitComplexDivide")
@@ -38,8 +44,8 @@ var (
 		"where a framework's complex division is compiled with fused multiply-add contraction allowed (PyTorch's c10::complex, NumPy on Arm64 (clang), XLA), every contraction of the three multiply-add steps is evaluated; a part is unspecified where they differ; XLA's f32 divisions on NVIDIA GPUs are approximate, so a c64 quotient with an inexact step is unspecified there",
 		"c10/util/complex.h@d770bb96 operator/=; xla 63f59304 EmitComplexDivide; jax.gpu.approximate-f32-div")
 	torchComplexMaxMin = newRule("pytorch.maximum.complex",
-		"torch.maximum and torch.minimum refuse complex operands: RuntimeError: maximum not implemented for complex tensors.",
-		"pytorch aten/src/ATen/native/BinaryOps.cpp maximum/minimum meta functions (TORCH_CHECK(!self.is_complex() && !other.is_complex(), \"maximum not implemented for complex tensors.\"))")
+		"torch.maximum and torch.minimum refuse complex operands: \"maximum not implemented for complex tensors.\" (a RuntimeError from TORCH_CHECK in older releases, a TypeError from TORCH_CHECK_TYPE in current sources; class UnsupportedDType either way)",
+		"pytorch aten/src/ATen/native/BinaryOps.cpp TORCH_META_FUNC(maximum), TORCH_META_FUNC(minimum) (TORCH_CHECK_TYPE(!self.is_complex() && !other.is_complex(), \"maximum not implemented for complex tensors.\"); TORCH_CHECK before)")
 )
 
 // fmaIn is fma(a, b, c) rounded once to the precision p (f32 or f64).
@@ -99,13 +105,18 @@ func complexMulForm(x, y complex128, f cfpu, re, im int) complex128 {
 }
 
 // smithDiv is Smith's algorithm; fuse bit 0 contracts the denominator, bit
-// 1 the real numerator, bit 2 the imaginary numerator.
-func smithDiv(x, y complex128, f cfpu, fuse int) complex128 {
+// 1 the real numerator, bit 2 the imaginary numerator. clangAbs is c10's
+// non-gcc |c| (c < 0 ? -c : c), which keeps a -0 for the zero divisor.
+func smithDiv(x, y complex128, f cfpu, fuse int, clangAbs bool) complex128 {
 	a, b, c, d := real(x), imag(x), real(y), imag(y)
 	fd, fr, fi := fuse&1 != 0, fuse&2 != 0, fuse&4 != 0
 	if math.Abs(c) >= math.Abs(d) {
 		if c == 0 && d == 0 {
-			return complex(f.div(a, math.Abs(c)), f.div(b, math.Abs(d)))
+			absC, absD := math.Abs(c), math.Abs(d)
+			if clangAbs {
+				absC, absD = c, d // neither is < 0: -0 stays -0
+			}
+			return complex(f.div(a, absC), f.div(b, absD))
 		}
 		rat := f.div(d, c)
 		scl := f.div(1, f.madd(fd, d, rat, c))
@@ -114,6 +125,28 @@ func smithDiv(x, y complex128, f cfpu, fuse int) complex128 {
 	rat := f.div(c, d)
 	scl := f.div(1, f.madd(fd, c, rat, d))
 	return complex(f.mul(f.madd(fr, a, rat, b), scl), f.mul(f.madd(fi, b, rat, -a), scl))
+}
+
+// textbookDiv is the division of c10/metal/utils.h: (a*c + b*d, b*c - a*d)
+// over c*c + d*d; fuse bits 0, 1, 2 contract the real numerator, the
+// imaginary numerator and the denominator (bit 3 picks which product of
+// each is fused).
+func textbookDiv(x, y complex128, f cfpu, fuse int) complex128 {
+	a, b, c, d := real(x), imag(x), real(y), imag(y)
+	second := fuse&8 != 0
+	dot := func(fused bool, p, q, r, s float64) float64 { // p*q + r*s
+		switch {
+		case fused && second:
+			return fmaIn(r, s, f.mul(p, q), f.p)
+		case fused:
+			return fmaIn(p, q, f.mul(r, s), f.p)
+		}
+		return f.add(f.mul(p, q), f.mul(r, s))
+	}
+	re := dot(fuse&1 != 0, a, c, b, d)
+	im := dot(fuse&2 != 0, b, c, -a, d)
+	den := dot(fuse&4 != 0, c, c, d, d)
+	return complex(f.div(re, den), f.div(im, den))
 }
 
 // xlaComplexDivide is XLA's EmitComplexDivide; fuse as for smithDiv. div is the
@@ -187,6 +220,12 @@ func (b *pyBin) complexMul(x, y complex128) (complex128, bool) {
 // complexDiv is x/y under the profile; the bool marks an unspecified result.
 func (b *pyBin) complexDiv(x, y complex128) (complex128, bool) {
 	f := cfpu{b.compute.Component()}
+	if b.e.p.Framework == PyTorch && b.args[0].isScalar() {
+		b.e.use(torchRDiv) // s / t is t.reciprocal() * s
+		r, open1 := b.torchReciprocal(y, f)
+		v, open2 := b.complexMul(r, x)
+		return v, open1 || open2
+	}
 	if b.e.p.Framework == PyTorch && b.e.p.Device == CUDA && b.args[1].isScalar() {
 		b.e.use(cudaScalarDiv) // x * (1/y): the reciprocal on the host, then a device multiply
 		r, open1 := b.complexDivBy(complex(1, 0), y, f)
@@ -194,6 +233,22 @@ func (b *pyBin) complexDiv(x, y complex128) (complex128, bool) {
 		return v, open1 || open2
 	}
 	return b.complexDivBy(x, y, f)
+}
+
+// torchReciprocal is t.reciprocal() of the tensor element y (converted to
+// the complex compute dtype): a complex tensor's is 1/y by c10's division; a
+// real tensor's is 1/y in its own float dtype (an integer or bool tensor's
+// in the default f32), which the multiply then promotes with a +0 imaginary
+// part.
+func (b *pyBin) torchReciprocal(y complex128, f cfpu) (complex128, bool) {
+	td := b.args[1].t.DType
+	if td.IsComplex() {
+		return b.complexDivBy(complex(1, 0), y, f)
+	}
+	if !td.IsFloat() {
+		td = tensor.F32
+	}
+	return complex(roundTo(floatArith("div", 1, real(y), opmath(td)), td), 0), false
 }
 
 // complexDivBy is the framework's complex division algorithm.
@@ -208,22 +263,34 @@ func (b *pyBin) complexDivBy(x, y complex128, f cfpu) (complex128, bool) {
 			return q
 		}
 	}
+	clangAbs := b.e.p.Framework == PyTorch && b.e.p.Device == CPU && b.e.p.Arch == Arm64
+	forms := 8
 	form := func(fuse int) complex128 {
-		if b.e.p.Framework == JAX {
+		switch {
+		case b.e.p.Framework == JAX:
 			return xlaComplexDivide(x, y, f, fuse, exactDiv)
+		case b.e.p.Framework == PyTorch && b.e.p.Device == MPS:
+			return textbookDiv(x, y, f, fuse)
 		}
-		return smithDiv(x, y, f, fuse)
+		return smithDiv(x, y, f, fuse, clangAbs)
 	}
-	if b.e.p.Framework == JAX {
+	switch {
+	case b.e.p.Framework == JAX:
 		b.e.use(xlaComplexDiv)
-	} else {
+	case b.e.p.Framework == PyTorch && b.e.p.Device == MPS:
+		b.e.use(torchMPSComplexDiv)
+		forms = 16
+	default:
 		b.e.use(smithComplexDiv)
+		if clangAbs && real(y) == 0 && imag(y) == 0 {
+			b.e.use(torchClangComplexAbs)
+		}
 	}
 	v := form(0)
 	if b.e.p.Framework == NumPy && b.e.p.Arch == X86 {
 		return v, false // the baseline build has no FMA instruction to contract into
 	}
-	for fuse := 1; fuse < 8; fuse++ {
+	for fuse := 1; fuse < forms; fuse++ {
 		if !sameComplex(v, form(fuse)) {
 			gpuInexact = true
 		}

@@ -12,8 +12,8 @@ var (
 		"XLA rewrites Mul(Convert(pred), x) into select(pred, x, 0): a JAX bool array of the output's shape times a float or complex x gives +0 where the bool is false, whatever x is (no -0 from a negative x, no NaN from inf or NaN), and x where it is true; a Python bool or a broadcast bool array multiplies as IEEE numbers",
 		"xla 289dd9a1 xla/hlo/transforms/simplifiers/algebraic_simplifier.cc HandleMultiply (\"Mul(Convert(Pred), operand) => select(pred, operand, 0)\"); oracle2-01326 (f64 [.., -2.5, ..] * Python False gives -0.0: the broadcast scalar is not matched)")
 	jaxPredDivRecip = newRule("jax.div.bool-array-reciprocal",
-		"XLA rewrites Convert(pred) / Broadcast(scalar y) into Broadcast(1/y) * Convert(pred), then the select of jax.mul.bool-array-select: a JAX bool array divided by a Python scalar or a 0-dim array gives +0 where the bool is false (also for y = 0 or a y whose reciprocal overflows) and 1/y rounded once where it is true",
-		"xla 289dd9a1 xla/hlo/transforms/simplifiers/algebraic_simplifier.cc HandleDivide (\"If X is a convert from pred, then X / broadcast(Y) => broadcast(1/Y) * X\"), HandleMultiply (select)")
+		"XLA rewrites Convert(pred) / Broadcast(scalar y) into Broadcast(1/y) * Convert(pred), then the select of jax.mul.bool-array-select: a JAX bool array divided by a Python scalar or a 0-dim array (on the CPU by any real divisor broadcast to its shape, which jax.cpu.div-by-scalar's rewrite turns into the same multiply) gives +0 where the bool is false (also for y = 0 or a y whose reciprocal overflows) and 1/y rounded once where it is true",
+		"xla 289dd9a1 xla/hlo/transforms/simplifiers/algebraic_simplifier.cc HandleDivide (\"If X is a convert from pred, then X / broadcast(Y) => broadcast(1/Y) * X\"), HandleMultiply (select); xla 0057bb15 the same file, HandleDivide (\"A / broadcast(B) => A * broadcast(1 / B)\" on the CPU)")
 )
 
 // jaxPredOperand finds the bool operand that XLA's algebraic simplifier
@@ -21,7 +21,9 @@ var (
 // convert(pred) is an operand of the multiply, not of a broadcast); in div, a
 // bool numerator of rank >= 1 over a divisor that is broadcast from a scalar
 // (a Python scalar or a 0-dim array), which becomes broadcast(1/y) *
-// convert(pred) and then the same select. -1 when neither applies.
+// convert(pred) and then the same select; on the CPU any broadcast real
+// divisor, through A / broadcast(B) => A * broadcast(1/B). -1 when neither
+// applies.
 func (b *pyBin) jaxPredOperand() int {
 	isPred := func(k int) bool {
 		a := b.args[k]
@@ -34,6 +36,8 @@ func (b *pyBin) jaxPredOperand() int {
 		return 1
 	case b.op == "div" && isPred(0) && len(b.shape) > 0 && (b.args[1].isScalar() || b.args[1].t.Rank() == 0):
 		return 0
+	case b.op == "div" && isPred(0) && b.e.p.Device == CPU && b.divisorBroadcast() && !b.compute.IsComplex():
+		return 0 // the CPU's A / broadcast(B) rewrite (jax.cpu.div-by-scalar) makes the same multiply
 	}
 	return -1
 }

@@ -87,6 +87,14 @@ func evalPythonNew(e *evaluation) (tensor.Outcome, bool) {
 		return e.pyClamp(), true
 	case tensor.ClassFull:
 		return e.pyFull(), true
+	case tensor.ClassSort:
+		return e.pySort(), true // sort.go
+	case tensor.ClassMaskSelect:
+		return e.pyMaskSelect(), true // maskselect.go
+	case tensor.ClassMatmul:
+		return e.pyMatmul(), true // matmul.go
+	case tensor.ClassCat:
+		return e.pyCat(), true // cat.go
 	case tensor.ClassFromLiteral, tensor.ClassArange:
 		if e.c.Attrs.DType.Valid() {
 			return e.unsupported(pyDTypeArgNotModeled, "tfuzz: %s with a dtype argument is not modeled yet", e.c.Op), true

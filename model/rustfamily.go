@@ -320,14 +320,3 @@ func rustWithShape(t *tensor.Tensor, shape []int) *tensor.Tensor {
 	c.Shape = append([]int{}, shape...)
 	return c
 }
-
-// rustElement returns element i of t as a one-element tensor.
-func rustElement(t *tensor.Tensor, i int) *tensor.Tensor {
-	o := tensor.New(t.DType, 1)
-	if t.DType.IsComplex() {
-		o.SetComplex(0, t.Complex(i))
-	} else {
-		o.SetBits(0, t.Bits(i))
-	}
-	return o
-}

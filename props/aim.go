@@ -30,6 +30,7 @@ type support struct {
 	casts    map[tensor.DType][]tensor.DType
 	indexes  map[tensor.DType][]tensor.DType // index_select source dtype -> index dtypes
 	conds    map[tensor.DType][]tensor.DType // where value dtype -> condition dtypes
+	masks    map[tensor.DType][]tensor.DType // mask_select input dtype -> mask dtypes
 	minRank  map[string]int                  // op -> 1 where the profile has no 0-dim tensors for it
 	literals []litForm                       // from_literal forms the profile answers
 	aranges  []litKind                       // arange bound kinds it answers
@@ -73,7 +74,8 @@ var indexDTypes = []tensor.DType{tensor.I64, tensor.I32, tensor.U8, tensor.U32, 
 func probeSupport(profile string) *support {
 	s := &support{dtypes: map[string][]tensor.DType{}, partners: map[opDType][]tensor.DType{},
 		scalars: map[opDType][]scalarPlacement{}, casts: map[tensor.DType][]tensor.DType{},
-		indexes: map[tensor.DType][]tensor.DType{}, minRank: map[string]int{}, conds: map[tensor.DType][]tensor.DType{}}
+		indexes: map[tensor.DType][]tensor.DType{}, minRank: map[string]int{}, conds: map[tensor.DType][]tensor.DType{},
+		masks: map[tensor.DType][]tensor.DType{}}
 	fw, _, _ := strings.Cut(profile, "/")
 	s.rust = fw == "candle" || fw == "burn" || fw == "tenferro"
 	answers := func(c *tensor.Case) bool { return model.Eval(profile, c).Form != tensor.FormUnsupported }
@@ -149,11 +151,15 @@ func probeSupport(profile string) *support {
 			}
 		case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
 			ds = s.probeNew(op, answers) // gen_newops_a.go
+		case tensor.ClassSort, tensor.ClassMaskSelect:
+			ds = s.probeSort(op, answers) // gen_sort.go
+		case tensor.ClassMatmul, tensor.ClassCat:
+			ds = s.probeMatmulCat(op, answers) // gen_matmul.go
 		default: // creation ops take no tensor: probe each dtype the op can be asked for
 			ds = s.probeCreation(op, answers)
 		}
 		if len(ds) > 0 && op.Class != tensor.ClassFromLiteral && op.Class != tensor.ClassArange &&
-			op.Class != tensor.ClassZeros && !isNewClass(op.Class) && !s.answersRank0(op, ds[0], answers) {
+			op.Class != tensor.ClassZeros && !isNewClass(op.Class) && !isMatmulCat(op.Class) && !s.answersRank0(op, ds[0], answers) {
 			s.minRank[op.Name] = 1
 		}
 		if len(ds) > 0 {
@@ -184,6 +190,8 @@ func (s *support) answersRank0(op tensor.OpInfo, d tensor.DType, answers func(*t
 		c.Attrs.Dim = new(int)
 	case tensor.ClassCumsum:
 		c.Attrs.Dim = new(int)
+	case tensor.ClassMaskSelect:
+		c.Args = append(c.Args, tensor.Arg{Tensor: tensor.New(s.masks[d][0])})
 	case tensor.ClassToHost:
 		c.Attrs.DType, c.Attrs.Rank = d, new(int)
 	case tensor.ClassFromVec:

@@ -231,6 +231,10 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 		c.Attrs.Shape = []int{a.Len()}
 	case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
 		s.drawNew(d, c, op.Class, dt) // gen_newops_a.go
+	case tensor.ClassSort, tensor.ClassMaskSelect:
+		s.drawSortOp(d, c, op.Class, dt) // gen_sort.go
+	case tensor.ClassMatmul, tensor.ClassCat:
+		s.drawMatmulCat(d, c, op.Class, dt) // gen_matmul.go
 	case tensor.ClassToHost:
 		a := s.tensor(d, dt, name, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}

@@ -71,3 +71,31 @@ func checkEngineRound(t *testing.T, eng *cpu.Engine, profile string, opts CaseOp
 		}
 	})
 }
+
+// TestTryEvalIsSupportsThenEval: the engine's one-pass TryEval declines
+// exactly the cases Supports declines, and answers the others as Eval does.
+func TestTryEvalIsSupportsThenEval(t *testing.T) {
+	eng := cpu.New()
+	g := NewGen(CaseOptions{})
+	for _, p := range eng.Profiles() {
+		declined, answered := 0, 0
+		for i := uint64(0); i < 2000; i++ {
+			c, _ := g.Draw(NewStream(i), Aim{Profile: p})
+			out, ok := eng.TryEval(p, c)
+			if ok != eng.Supports(p, c) {
+				t.Fatalf("%s: TryEval says supported=%t, Supports %t, on %s", p, ok, !ok, c.Describe())
+			}
+			if !ok {
+				declined++
+				continue
+			}
+			answered++
+			if cmp := tensor.Compare(eng.Eval(p, c), out, c.Tolerance()); !cmp.Match() {
+				t.Fatalf("%s: TryEval and Eval differ on %s: %s", p, c.Describe(), cmp.Detail)
+			}
+		}
+		if declined == 0 || answered == 0 {
+			t.Logf("%s: %d declined, %d answered", p, declined, answered)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package props
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -263,15 +264,50 @@ func literalElement(d *draw, sx syntax, k litKind, suffix string) string {
 var arangeKinds = []litKind{litInt, litFloat, litMixed}
 
 // genArangeBounds draws arange's start and end texts of kind k: short
-// ranges, empty and reversed ones.
+// ranges, empty and reversed ones, often starting at or next to an integer
+// limit (a range of one element at INT32_MAX + 1 is where an overflow check
+// that skips short ranges shows) or at a float's integer limits.
 func genArangeBounds(d *draw, k litKind) (start, end string) {
 	ints := []string{"0", "1", "-2", "3", "5"}
 	floats := []string{"0.0", "0.5", "2.5", "3.0", "-1.5"}
+	if d.coin() {
+		switch k {
+		case litInt:
+			return pick(d, ints), pick(d, ints)
+		case litFloat:
+			return pick(d, floats), pick(d, floats)
+		}
+		return pick(d, ints), pick(d, floats)
+	}
+	// start at a limit, end a few past it (or one before: empty)
+	from, _ := new(big.Int).SetString(pick(d, arangeLimits), 10)
+	to := new(big.Int).Add(from, big.NewInt(int64(d.between(-1, 3))))
 	switch k {
 	case litInt:
-		return pick(d, ints), pick(d, ints)
+		return from.String(), to.String()
 	case litFloat:
-		return pick(d, floats), pick(d, floats)
+		half := ""
+		if d.coin() {
+			half = ".5"
+		}
+		return from.String() + half, to.String() + ".0"
 	}
-	return pick(d, ints), pick(d, floats)
+	return from.String(), to.String() + ".0"
 }
+
+// arangeLimits are the integer limits arange bounds start at: each signed
+// type's MIN and MAX and their outer neighbours, the unsigned maxima and
+// one past, and the first integers f32 and f64 do not hold.
+var arangeLimits = func() []string {
+	var out []string
+	for _, t := range intTypes {
+		if t.IsUnsigned() {
+			m := new(big.Int).SetUint64(t.MaxUint())
+			out = append(out, m.String(), new(big.Int).Add(m, big.NewInt(1)).String())
+			continue
+		}
+		lo, hi := big.NewInt(t.MinInt()), big.NewInt(t.MaxInt())
+		out = append(out, lo.String(), new(big.Int).Sub(lo, big.NewInt(1)).String(), hi.String(), new(big.Int).Add(hi, big.NewInt(1)).String())
+	}
+	return append(out, "16777216", "16777217", "9007199254740992", "9007199254740993")
+}()

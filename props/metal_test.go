@@ -24,7 +24,8 @@ func metalOps() []string {
 	var ops []string
 	for _, op := range tensor.Ops {
 		switch op.Class {
-		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce, tensor.ClassIndexSelect:
+		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce, tensor.ClassIndexSelect,
+			tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
 			ops = append(ops, op.Name)
 		}
 	}
@@ -63,7 +64,9 @@ var metalCoreDTypes = []tensor.DType{tensor.F32, tensor.F16, tensor.BF16, tensor
 func metalFocused(t *rapid.T) *tensor.Case {
 	op := rapid.SampledFrom([]string{"add", "sub", "mul", "div", "maximum", "minimum", "pow",
 		"eq", "ne", "lt", "le", "gt", "ge", "neg", "abs", "sign", "sqrt", "exp", "floor", "ceil", "round",
-		"square", "cast", "sum", "mean", "max", "min", "argmax", "argmin", "index_select"}).Draw(t, "op")
+		"square", "cast", "sum", "mean", "max", "min", "argmax", "argmin", "index_select",
+		"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div", "broadcast_maximum", "broadcast_minimum",
+		"where", "clamp", "full"}).Draw(t, "op")
 	info, _ := tensor.LookupOp(op)
 	d := rapid.SampledFrom(metalCoreDTypes).Draw(t, "dtype")
 	shape := make([]int, rapid.IntRange(0, 3).Draw(t, "rank"))
@@ -97,6 +100,8 @@ func metalFocused(t *rapid.T) *tensor.Case {
 			k := rapid.Bool().Draw(t, "keepdim")
 			c.Attrs.Keepdim = &k
 		}
+	case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
+		metalFocusedNew(t, c, info.Class, d, shape)
 	case tensor.ClassIndexSelect:
 		if len(shape) == 0 {
 			a = genElements(t, d, []int{rapid.IntRange(1, 5).Draw(t, "n")}, "a")
@@ -118,6 +123,64 @@ func metalFocused(t *rapid.T) *tensor.Case {
 		c.Args = append(c.Args, tensor.Arg{Tensor: ids})
 	}
 	return c
+}
+
+// metalFocusedNew draws the operands of the ops added 2026-12 for
+// metalFocused: a broadcast partner made of shape's trailing dims with
+// some set to 1 (or shape itself with dims set to 1, on the left); a
+// condition of the dtypes candle's Metal host names (u8 mostly), values of
+// the condition's shape; clamp bounds of x's shape and dtype or scalars;
+// full's fill value written for dtype d, or an integer or float literal.
+func metalFocusedNew(t *rapid.T, c *tensor.Case, class tensor.OpClass, d tensor.DType, shape []int) {
+	a := c.Args[0].Tensor
+	ones := func(dims []int) []int {
+		out := append([]int{}, dims...)
+		for i := range out {
+			if rapid.IntRange(0, 2).Draw(t, "one") == 0 {
+				out[i] = 1
+			}
+		}
+		return out
+	}
+	switch class {
+	case tensor.ClassBroadcast:
+		partner := ones(shape[rapid.IntRange(0, len(shape)).Draw(t, "dropped dims"):])
+		b := genElements(t, d, partner, "b")
+		if rapid.Bool().Draw(t, "partner on the left") {
+			a, b = b, a
+		}
+		c.Args = []tensor.Arg{{Tensor: a}, {Tensor: b}}
+	case tensor.ClassWhere:
+		cd := rapid.SampledFrom([]tensor.DType{tensor.U8, tensor.U8, tensor.U8, tensor.U32, tensor.I64}).Draw(t, "cond dtype")
+		cond := tensor.New(cd, shape...)
+		for i := 0; i < cond.Len(); i++ {
+			cond.SetUint(i, uint64(rapid.IntRange(0, 2).Draw(t, "cond")))
+		}
+		fd := d
+		if rapid.IntRange(0, 7).Draw(t, "other dtype") == 0 {
+			fd = rapid.SampledFrom(metalCoreDTypes).Draw(t, "false dtype")
+		}
+		c.Args = []tensor.Arg{{Tensor: cond}, {Tensor: a}, {Tensor: genElements(t, fd, shape, "f")}}
+	case tensor.ClassClamp:
+		bound := func(name string) tensor.Arg {
+			switch rapid.IntRange(0, 9).Draw(t, name) {
+			case 0:
+				return tensor.Arg{}
+			case 1, 2, 3, 4:
+				return tensor.Arg{Scalar: genScalar(t)}
+			}
+			return tensor.Arg{Tensor: genElements(t, d, shape, name)}
+		}
+		c.Args = append(c.Args, bound("min"), bound("max"))
+	case tensor.ClassFull:
+		c.Args = nil
+		c.Attrs.Shape = shape
+		text := rapid.SampledFrom([]string{"7", "0", "-3", "255", "256", "0.5", "-2.25", "1e3", "3.0e38", "7u8", "2f32", "-1i64", "true"}).Draw(t, "value")
+		c.Attrs.Value = &text
+		if rapid.Bool().Draw(t, "has dtype") {
+			c.Attrs.DType = rapid.SampledFrom(append(metalCoreDTypes, tensor.I32, tensor.I16, tensor.F64)).Draw(t, "fill dtype")
+		}
+	}
 }
 
 // TestMetalSimMatchesModel is the differential property for the simulated

@@ -241,12 +241,39 @@ func opSpecials(op string, arg int, d tensor.DType) []uint64 {
 		xs = []float64{0, math.Copysign(0, -1), 1, -1, -2, math.Inf(1), math.Inf(-1), math.NaN()}
 	case arg == 1 && (op == "shift_left" || op == "shift_right") && d.IsInt():
 		xs = shiftCounts(d) // gen_newops_a.go
+	case (op == "mul" || op == "add" || op == "sub") && d.IsInt():
+		return overflowOperands(op, d)
+	case arg == 0 && (op == "sort" || op == "argsort") && (d.IsFloat() || d.IsComplex()):
+		xs = sortSpecials // gen_sort.go
 	default:
 		return nil
 	}
 	var out []uint64
 	for _, x := range xs {
 		out = append(out, valuesAt(d, x)...)
+	}
+	return out
+}
+
+// overflowOperands are the integer operands whose sums and products land
+// exactly on the overflow bound of d or one past it: MIN, MAX, ±1 and, for
+// mul, -1 (MIN * -1), ±2 and the powers of two 2^(w/2-1) and 2^(w/2) with
+// their negatives (2^31 * 2^32 = 2^63: one past i64's MAX, while -2^31 *
+// 2^32 is MIN itself). Both operands draw them, so that a pair meets.
+func overflowOperands(op string, d tensor.DType) []uint64 {
+	xs := []float64{1, -1}
+	if op == "mul" {
+		h := float64(d.Bits() / 2)
+		xs = append(xs, 2, -2, math.Exp2(h-1), -math.Exp2(h-1), math.Exp2(h), -math.Exp2(h))
+	}
+	var out []uint64
+	for _, x := range xs {
+		out = append(out, valuesAt(d, x)...)
+	}
+	if d.IsSigned() {
+		out = append(out, uint64(d.MinInt())&(^uint64(0)>>(64-d.Bits())), uint64(d.MaxInt()))
+	} else {
+		out = append(out, d.MaxUint())
 	}
 	return out
 }

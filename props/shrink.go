@@ -100,6 +100,7 @@ func Size(c *tensor.Case) float64 {
 	if c.Attrs.Keepdim != nil {
 		rank += 0.25
 	}
+	rank += sortAttrSize(c.Attrs) // gen_sort.go
 	elems += programSize(c)
 	return elems*1e6 + rank*1e4 + width*10 + values/1e3 + viewSize(c)
 }
@@ -208,8 +209,10 @@ var candidateFamilies = []struct {
 }{
 	{stepCandidates, false, false},
 	{viewCandidates, false, false},
+	{matmulCatCandidates, false, true}, // gen_matmul.go
 	{sliceCandidates, false, true},
 	{dimCandidates, false, true},
+	{maskDimCandidates, false, true}, // gen_sort.go
 	{flattenCandidates, false, true},
 	{squeezeCandidates, false, true},
 	{attrCandidates, false, false},
@@ -472,6 +475,7 @@ func attrCandidates(c *tensor.Case) []*tensor.Case {
 			out = append(out, d)
 		}
 	}
+	out = append(out, sortAttrCandidates(c)...)   // gen_sort.go
 	return append(out, nullBoundCandidates(c)...) // gen_newops_a.go
 }
 

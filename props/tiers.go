@@ -287,6 +287,9 @@ func Enlarge(c *tensor.Case, t *Tier, src Source) *tensor.Case {
 		return nil
 	}
 	d := &draw{src: src}
+	if op, _ := tensor.LookupOp(c.Op); isMatmulCat(op.Class) {
+		return enlargeMatmulCat(c, t, d) // gen_matmul.go
+	}
 	big := -1
 	for i, a := range c.Args {
 		if a.Tensor != nil && (big < 0 || a.Tensor.Len() > c.Args[big].Tensor.Len()) {

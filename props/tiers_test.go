@@ -28,14 +28,14 @@ func TestEveryTierIsDrawn(t *testing.T) {
 		}
 	}
 	for i := uint64(0); i < 100_000; i++ {
-		for _, op := range []string{"add", "sum", "cumsum"} {
+		for _, op := range []string{"add", "sum", "cumsum", "sort", "matmul", "cat"} {
 			if k := DrawTierFor(NewStream(i), tiers, op); k >= 0 {
 				fuzzDrawn[k]++
 			}
 		}
 	}
 	for k := range tiers {
-		t.Logf("%-22s %8d elements: %6d campaign cases per 120,000, %6d fuzz twins per 100,000 for each of add, sum, cumsum", tiers[k].Name(), tiers[k].Elements, drawn[k], fuzzDrawn[k])
+		t.Logf("%-22s %8d elements: %6d campaign cases per 120,000, %6d fuzz twins per 100,000 for each of add, sum, cumsum, sort, matmul, cat", tiers[k].Name(), tiers[k].Elements, drawn[k], fuzzDrawn[k])
 		switch {
 		case fuzzDrawn[k] == 0:
 			t.Errorf("tier %s is never drawn for a fuzz input", tiers[k].Name())
@@ -68,7 +68,7 @@ func TestEnlargeReachesTheTier(t *testing.T) {
 		return c
 	}
 	for k := range tiers {
-		for _, op := range []string{"add", "sum", "cumsum"} {
+		for _, op := range []string{"add", "sum", "cumsum", "sort"} {
 			if !tiers[k].reaches(op) || !tiers[k].holds(tensor.I8) {
 				continue
 			}

@@ -102,6 +102,11 @@ func (d *draw) fillElements(x *tensor.Tensor, b bias) {
 	for i := 0; i < k; i++ {
 		d.setElement(x, i, b)
 	}
+	if x.DType.IsFloat() && d.coin() {
+		// +0 and -0 among them: the tie max, min and sort treat differently
+		x.SetFloat(0, 0)
+		x.SetFloat(1, math.Copysign(0, -1))
+	}
 	for i := k; i < n; i++ {
 		j := d.intn(k)
 		copy(x.Data[i*words:(i+1)*words], x.Data[j*words:(j+1)*words])

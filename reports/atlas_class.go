@@ -112,6 +112,8 @@ func inputKinds(c *tensor.Case) string {
 			extra = append(extra, string(a.Scalar.Kind)+" scalar")
 		case c.Op == "index_select" && i == 1:
 			extra = append(extra, "index "+a.Tensor.DType.Kind().String())
+		case c.Op == "mask_select" && i == 1:
+			extra = append(extra, maskKind(a.Tensor)) // repro_sort.go
 		default:
 			k := a.Tensor.DType.Kind().String()
 			if a.Tensor.View != nil {
@@ -143,6 +145,10 @@ func inputKinds(c *tensor.Case) string {
 		if at.Start != nil && at.End != nil {
 			extra = append(extra, "literals "+literalKind(*at.Start)+", "+literalKind(*at.End))
 		}
+	case "sort", "argsort":
+		extra = append(extra, sortAttrKinds(at)...) // repro_sort.go
+	case "matmul", "cat":
+		extra = append(extra, matmulCatKind(c)) // repro_matmul.go
 	case "zeros":
 		if at.DType.Valid() {
 			extra = append(extra, "dtype "+at.DType.Kind().String())

@@ -103,7 +103,6 @@ func burnBody(c *tensor.Case, steps []*tensor.Case) string {
 	}
 	var b strings.Builder
 	var args []string
-	names := []string{"a", "b"}
 	for k, a := range c.Args {
 		if a.IsNull() {
 			args = append(args, "None")
@@ -113,12 +112,12 @@ func burnBody(c *tensor.Case, steps []*tensor.Case) string {
 			args = append(args, rustScalar(a.Scalar))
 			continue
 		}
-		lines, why := burnInput(names[k%2], a.Tensor)
+		lines, why := burnInput(argName(k), a.Tensor)
 		if why != "" {
 			return compileError(why)
 		}
 		b.WriteString(lines)
-		args = append(args, names[k%2])
+		args = append(args, argName(k))
 	}
 	expr, why := burnOp(c, args)
 	if why != "" {
@@ -131,6 +130,9 @@ func burnBody(c *tensor.Case, steps []*tensor.Case) string {
 }
 
 func burnOp(c *tensor.Case, args []string) (string, string) {
+	if expr, ok := burnMatmulCat(c, args); ok { // repro_matmul.go
+		return expr, ""
+	}
 	op, _ := tensor.LookupOp(c.Op)
 	at := c.Attrs
 	dim := 0
@@ -139,6 +141,9 @@ func burnOp(c *tensor.Case, args []string) (string, string) {
 	}
 	if dim < 0 && len(c.Args) > 0 && c.Args[0].Tensor != nil {
 		dim += c.Args[0].Tensor.Rank()
+	}
+	if expr, why, ok := burnSortOp(c, args, dim); ok { // repro_sort.go
+		return expr, why
 	}
 	switch op.Class {
 	case tensor.ClassBinary:
@@ -213,7 +218,9 @@ func burnOp(c *tensor.Case, args []string) (string, string) {
 	return "", "tfuzz has no burn spelling of " + c.Op
 }
 
-// burnCast converts between kinds (int(), float(), bool()) and then to the dtype.
+// burnCast is tensor.cast(dtype), which converts across kinds straight to
+// the target (an IntDType for a Float or Bool tensor, a FloatDType for an
+// Int or Bool one); .bool() for Bool.
 func burnCast(from, to tensor.DType, x string) (string, string) {
 	switch {
 	case to.IsComplex() || from.IsComplex():
@@ -221,13 +228,7 @@ func burnCast(from, to tensor.DType, x string) (string, string) {
 	case to == tensor.Bool:
 		return x + ".bool()", ""
 	case to.IsInt():
-		if !from.IsInt() {
-			x += ".int()"
-		}
 		return x + ".cast(IntDType::" + strings.ToUpper(to.String()) + ")", ""
-	}
-	if !from.IsFloat() {
-		x += ".float()"
 	}
 	return x + ".cast(FloatDType::" + strings.ToUpper(to.String()) + ")", ""
 }

@@ -100,7 +100,6 @@ func candleBody(c *tensor.Case, steps []*tensor.Case) string {
 			func(last string) string { return "    value(&" + last + ")\n" })
 	}
 	var b strings.Builder
-	names := []string{"a", "b", "c"}
 	var args []string
 	for k, a := range c.Args {
 		if a.IsNull() {
@@ -116,7 +115,7 @@ func candleBody(c *tensor.Case, steps []*tensor.Case) string {
 			args = append(args, s)
 			continue
 		}
-		name := names[k%3]
+		name := argName(k)
 		if c.Op == "index_select" && k == 1 {
 			name = "ids"
 		}
@@ -152,6 +151,9 @@ func candleOp(c *tensor.Case, args []string) (expr, why string) {
 		return rustDim(*at.Dim)
 	}
 	if expr, why, ok := candleNewOp(c, args); ok { // repro_newops.go
+		return expr, why
+	}
+	if expr, why, ok := candleSortOp(c, args); ok { // repro_sort.go
 		return expr, why
 	}
 	switch op.Class {

@@ -19,6 +19,9 @@ func init() {
 // newOpExpr spells an op added 2026-12 in PyTorch, NumPy or JAX; ok is
 // false for the others.
 func (w *pyWriter) newOpExpr(c *tensor.Case, args []string) (expr, why string, ok bool) {
+	if expr, ok := w.pyMatmulCat(c, args); ok { // repro_matmul.go
+		return expr, "", true
+	}
 	op, _ := tensor.LookupOp(c.Op)
 	m, at := w.mod(), c.Attrs
 	switch op.Class {
@@ -71,6 +74,9 @@ func dtypeKw(w *pyWriter, at tensor.Attrs) string {
 
 // candleNewOp spells an op added 2026-12 in candle; ok is false for the others.
 func candleNewOp(c *tensor.Case, args []string) (expr, why string, ok bool) {
+	if expr, ok := candleMatmulCat(c, args); ok { // repro_matmul.go
+		return expr, "", true
+	}
 	op, _ := tensor.LookupOp(c.Op)
 	at := c.Attrs
 	recv := func(i int) string { return strings.TrimPrefix(args[i], "&") }

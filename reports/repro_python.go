@@ -269,7 +269,6 @@ func (w *pyWriter) body(c *tensor.Case) string {
 		return w.programBody(c)
 	}
 	var lines []string
-	names := []string{"a", "b", "c", "d"}
 	var args []string
 	for k, a := range c.Args {
 		if a.IsNull() {
@@ -280,7 +279,7 @@ func (w *pyWriter) body(c *tensor.Case) string {
 			args = append(args, pyScalar(a.Scalar))
 			continue
 		}
-		name := names[k%len(names)]
+		name := argName(k)
 		if c.Op == "index_select" && k == 1 {
 			name = "index"
 		}
@@ -300,6 +299,9 @@ func (w *pyWriter) body(c *tensor.Case) string {
 // framework has no spelling of it.
 func (w *pyWriter) opExpr(c *tensor.Case, args []string) (expr, unsupported string) {
 	if expr, why, ok := w.newOpExpr(c, args); ok { // repro_newops.go
+		return expr, why
+	}
+	if expr, why, ok := w.sortOpExpr(c, args); ok { // repro_sort.go
 		return expr, why
 	}
 	op, _ := tensor.LookupOp(c.Op)

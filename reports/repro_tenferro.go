@@ -112,7 +112,6 @@ func tenferroBody(c *tensor.Case, steps []*tensor.Case, style string) string {
 	}
 	var b strings.Builder
 	var args []string
-	names := []string{"a", "b"}
 	for k, a := range c.Args {
 		if a.IsNull() {
 			args = append(args, "None")
@@ -122,12 +121,12 @@ func tenferroBody(c *tensor.Case, steps []*tensor.Case, style string) string {
 			args = append(args, rustScalar(a.Scalar))
 			continue
 		}
-		lines, why := input(names[k%2], a.Tensor)
+		lines, why := input(argName(k), a.Tensor)
 		if why != "" {
 			return compileError(why)
 		}
 		b.WriteString(lines)
-		args = append(args, names[k%2])
+		args = append(args, argName(k))
 	}
 	expr, why := tenferroOp(c, args, style)
 	if why != "" {

@@ -1,6 +1,7 @@
 """Times the NumPy side of scripts/bench-vs-numpy.sh: one thread, 2^24
-elements, preallocated outputs, median of 7 runs. Prints one line per op:
-NAME MILLISECONDS."""
+elements (a 256 x 256 matmul), preallocated outputs where NumPy takes one,
+median of 7 runs. Prints one line per op: NAME SIZE MILLISECONDS, SIZE the
+n of the Go benchmark it is compared with."""
 import statistics
 import time
 
@@ -30,9 +31,17 @@ o32 = np.empty(N, np.float32)
 h16 = np.empty(N, np.float16)
 i32 = rng.integers(-(1 << 31), 1 << 31, N, dtype=np.int32)
 u8 = rng.integers(0, 256, N, dtype=np.uint8)
-cond = rng.integers(0, 2, N).astype(np.bool_)
-m32 = x32.reshape(N >> 12, 4096)  # [4096, 4096]
+half64 = rng.integers(-(1 << 62), 1 << 62, N // 2, dtype=np.int64)
+rows64 = rng.integers(-(1 << 62), 1 << 62, (N // 128, 64), dtype=np.int64)
+o64rows = np.empty((N // 128, 128), np.int64)
+halfx32, halfy32 = x32[: N // 2], y32[N // 2 :]
+cond = rng.integers(0, 2, N, dtype=np.uint8).astype(bool)
+sq32 = x32.reshape(4096, 4096)
 row32 = y32[:4096].copy()
+o32sq = np.empty((4096, 4096), np.float32)
+m32a = rng.standard_normal((256, 256), dtype=np.float32)
+m32b = rng.standard_normal((256, 256), dtype=np.float32)
+m32o = np.empty((256, 256), np.float32)
 
 ops = {
     "AddI64": lambda: np.add(a64, b64, out=o64),
@@ -41,9 +50,15 @@ ops = {
     "CastF32ToF16": lambda: np.copyto(h16, x32, casting="unsafe"),
     "SumI32": lambda: np.sum(i32),  # accumulates in int64
     "SumU8": lambda: np.sum(u8),  # accumulates in uint64
-    "WhereF32": lambda: np.where(cond, x32, y32),  # allocates its output
+    # the ops added 2026-12 (issue 16)
+    "CatI64": lambda: np.concatenate((half64, half64), out=o64),
+    "CatF32": lambda: np.concatenate((halfx32, halfy32), out=o32),  # 4 bytes an element (the engine moves 8)
+    "CatRowsI64": lambda: np.concatenate((rows64, rows64), axis=1, out=o64rows),
+    "WhereU8F32": lambda: np.where(cond, x32, y32),  # allocates its result, as the engine does
+    "BroadcastAddF32": lambda: np.add(sq32, row32, out=o32sq),
+    "WhereF32": lambda: np.where(cond, x32, y32),  # the Python families' select (BenchmarkWhereF32)
     "ClampF32": lambda: np.clip(x32, -0.5, 0.5, out=o32),
-    "BroadcastAddF32": lambda: np.add(m32, row32, out=o32.reshape(N >> 12, 4096)),
 }
 for name, f in ops.items():
-    print(name, "%.3f" % median_ms(f))
+    print(name, N, "%.3f" % median_ms(f))
+print("MatmulF32", 256, "%.3f" % median_ms(lambda: np.matmul(m32a, m32b, out=m32o)))

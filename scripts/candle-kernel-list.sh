@@ -3,8 +3,8 @@
 # the data impls/metal/kernellist_test.go compares tfuzz's kernels with.
 #
 # Each of the files tfuzz mirrors (affine, binary, cast, indexing, reduce,
-# unary) is read from candle's git history, run through the C preprocessor
-# (clang -E, or cpp where clang is missing) with an empty <metal_stdlib> and
+# ternary, unary) is read from candle's git history, run through the C
+# preprocessor (clang -E, or cpp where clang is missing) with an empty <metal_stdlib> and
 # the macros of a current Apple GPU (__HAVE_BFLOAT__, __METAL_VERSION__ 310),
 # and every kernel it then defines is printed as "FILE NAME": the host_name
 # of each template instantiation, and each plain `kernel void NAME(`.
@@ -33,7 +33,7 @@ echo "# made by scripts/candle-kernel-list.sh: each candle-metal-kernels/src/met
 echo "# preprocessed by ${pp[0]} -E with an empty <metal_stdlib> and -D__HAVE_BFLOAT__"
 echo "# -D__METAL_VERSION__=310; one kernel per line: FILE NAME (host_name of every"
 echo "# template instantiation, its adjacent string literals joined, and every plain kernel function)"
-for f in affine binary cast indexing reduce unary; do
+for f in affine binary cast indexing reduce ternary unary; do
   git --git-dir="$gitdir" show "${commit}:candle-metal-kernels/src/metal_src/${f}.metal" >"$work/${f}.metal"
   "${pp[@]}" -I"$work/include" -D__HAVE_BFLOAT__ -D__METAL_VERSION__=310 "$work/${f}.metal" |
     tr ';{}' '\n\n\n' |

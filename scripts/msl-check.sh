@@ -10,5 +10,5 @@
 # usage: scripts/msl-check.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TFUZZ_MSL_CHECK=required go test -count=1 -run '^(TestKernelsParseWithClang|TestClangCheckCanFail)$' -v ./impls/metal |
+TFUZZ_MSL_CHECK=required go test -count=1 -run '^(TestKernelsParseWithClang|TestClangCheckCanFail|TestTwinsBindKernelsParameters)$' -v ./impls/metal |
   grep -E '^(---|ok|FAIL|PASS)|mslcheck_test'

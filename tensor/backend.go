@@ -17,6 +17,26 @@ type Backend interface {
 	Eval(profile string, c *Case) Outcome
 }
 
+// A TryEvaler decides whether it supports a case and evaluates it in one
+// pass: the CPU engine plans a case for Supports and again for Eval
+// otherwise. TryEval(p, c) is (Eval(p, c), true) when Supports(p, c), and
+// ok is false otherwise.
+type TryEvaler interface {
+	TryEval(profile string, c *Case) (out Outcome, ok bool)
+}
+
+// A GapLister claims every case of its profiles that the model answers
+// (a value, an error, a panic or a crash), except those that fall in a gap
+// of its coverage it names: Gap returns the gap's description, or "" for a
+// case outside every gap. A campaign reports a decline of a case outside
+// every gap as a finding (kind "declined"): a backend whose Supports
+// starts declining what it implements has lost coverage, and no
+// comparison would ever show it. Gap must be written apart from Supports
+// (a table of what is not implemented), or the two could not disagree.
+type GapLister interface {
+	Gap(profile string, c *Case) string
+}
+
 // PathSize is a tensor size at which a backend's code changes path: a
 // goroutine split, a tile, a block of a summation order, streaming stores.
 // Generators draw a share of their cases at and around each one, so that a

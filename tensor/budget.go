@@ -14,6 +14,9 @@ import (
 type Cost struct {
 	InputElements  int64
 	ResultElements int64
+	// Work bounds the multiply-adds beyond one pass over the elements
+	// (matmul: the result's elements times k); 0 for the other ops.
+	Work int64
 }
 
 // BytesPerElement is what one element of a case (input or result) costs
@@ -37,6 +40,7 @@ func (c Cost) Bytes(held int) int64 {
 type Budget struct {
 	MaxResultElements int64 // largest result (default MaxElements, the codec's limit on a tensor)
 	MaxBytes          int64 // estimated bytes, Cost.Bytes (default DefaultBudgetBytes)
+	MaxWork           int64 // multiply-adds, Cost.Work (default DefaultMaxWork)
 }
 
 // DefaultBudgetBytes (640 MiB) lets a case of MaxElements elements, inputs
@@ -46,7 +50,11 @@ type Budget struct {
 const DefaultBudgetBytes = MaxElements * BytesPerElement
 
 // DefaultBudget is the budget every command applies unless told otherwise.
-var DefaultBudget = Budget{MaxResultElements: MaxElements, MaxBytes: DefaultBudgetBytes}
+var DefaultBudget = Budget{MaxResultElements: MaxElements, MaxBytes: DefaultBudgetBytes, MaxWork: DefaultMaxWork}
+
+// DefaultMaxWork (2^28 multiply-adds, a 512 x 1024 x 512 matmul) keeps the
+// model's exact matmul of one case within seconds.
+const DefaultMaxWork = 1 << 28
 
 // BudgetError is a case over the budget. It says what the case needs and
 // what the budget allows.
@@ -60,6 +68,10 @@ func (e *BudgetError) Error() string {
 	if e.Cost.ResultElements > e.Budget.MaxResultElements {
 		return fmt.Sprintf("OutOfRange: its result would have up to %d elements, over the limit of %d (2^%d); not evaluated",
 			e.Cost.ResultElements, e.Budget.MaxResultElements, bitLen(e.Budget.MaxResultElements))
+	}
+	if e.Budget.MaxWork > 0 && e.Cost.Work > e.Budget.MaxWork {
+		return fmt.Sprintf("OutOfRange: it needs up to %d multiply-adds, over the limit of %d (2^%d); not evaluated",
+			e.Cost.Work, e.Budget.MaxWork, bitLen(e.Budget.MaxWork))
 	}
 	return fmt.Sprintf("OutOfRange: it needs about %d MiB (%d input and %d result elements, %d profiles held at once), over the budget of %d MiB; not evaluated",
 		e.Cost.Bytes(e.Held)>>20, e.Cost.InputElements, e.Cost.ResultElements, max(e.Held, 1), e.Budget.MaxBytes>>20)
@@ -83,8 +95,11 @@ func (b Budget) Check(c *Case, held int) error {
 	if b.MaxBytes <= 0 {
 		b.MaxBytes = DefaultBudget.MaxBytes
 	}
+	if b.MaxWork <= 0 {
+		b.MaxWork = DefaultBudget.MaxWork
+	}
 	cost := CaseCost(c)
-	if cost.ResultElements > b.MaxResultElements || cost.Bytes(held) > b.MaxBytes {
+	if cost.ResultElements > b.MaxResultElements || cost.Bytes(held) > b.MaxBytes || cost.Work > b.MaxWork {
 		return &BudgetError{Cost: cost, Held: held, Budget: b}
 	}
 	return nil
@@ -105,7 +120,7 @@ func CaseCost(c *Case) Cost {
 	}
 	op, _ := LookupOp(c.Op)
 	switch op.Class {
-	case ClassUnary, ClassCast, ClassCumsum, ClassToHost:
+	case ClassUnary, ClassCast, ClassCumsum, ClassToHost, ClassSort:
 		for _, t := range tensors {
 			cost.ResultElements += int64(t.Len())
 		}
@@ -116,9 +131,17 @@ func CaseCost(c *Case) Cost {
 
 	case ClassBinary, ClassBroadcast, ClassWhere, ClassClamp:
 		cost.ResultElements = broadcastElements(tensors)
+	case ClassMatmul:
+		cost.ResultElements, cost.Work = matmulCost(tensors) // matmul.go
+	case ClassCat:
+		cost.ResultElements = catElements(tensors)
 	case ClassIndexSelect:
 		if len(tensors) == 2 {
 			cost.ResultElements = indexSelectElements(tensors[0], tensors[1], c.Attrs.Dim)
+		}
+	case ClassMaskSelect:
+		if len(tensors) == 2 {
+			cost.ResultElements = maskSelectElements(tensors[0], tensors[1])
 		}
 	case ClassFromLiteral:
 		// every element takes at least one byte of the literal's text
@@ -129,7 +152,7 @@ func CaseCost(c *Case) Cost {
 		cost.ResultElements = arangeElements(c.Attrs.Start, c.Attrs.End)
 	default:
 		// For an op of another class, every tensor argument at the
-		// broadcast shape of all of them bounds the result (matmul, cat).
+		// broadcast shape of all of them bounds the result.
 		cost.ResultElements = satMul(int64(max(len(tensors), 1)), broadcastElements(tensors))
 	}
 	if c.Attrs.Shape != nil {

@@ -121,6 +121,8 @@ func (s *Scalar) Float() float64 {
 type Attrs struct {
 	Dim           *int
 	Keepdim       *bool
+	Descending    *bool  // sort, argsort (absent: false)
+	Stable        *bool  // sort, argsort (absent: false)
 	To            DType  // cast target
 	Mode          string // cast: "cast" (default) or "convert"
 	Literal       *string
@@ -147,6 +149,7 @@ func (a Attrs) string(inStep bool) string {
 	if a.Keepdim != nil {
 		parts = append(parts, fmt.Sprintf("keepdim=%t", *a.Keepdim))
 	}
+	parts = a.sortAttrParts(parts)
 	if a.To.Valid() {
 		parts = append(parts, "to="+a.To.String())
 	}

@@ -19,6 +19,10 @@ const (
 	ClassWhere                      // condition tensor, tensor or scalar, tensor or scalar
 	ClassClamp                      // tensor, min, max (each a tensor, a scalar or null)
 	ClassFull                       // no args; attrs shape, value, dtype
+	ClassSort                       // tensor; attrs dim, descending, stable (sort, argsort)
+	ClassMaskSelect                 // tensor, mask tensor
+	ClassMatmul                     // tensor, tensor (matmul.go)
+	ClassCat                        // one or more tensors; attr dim (matmul.go)
 )
 
 // OpInfo describes one op of the case-format catalog.
@@ -88,6 +92,11 @@ var Ops = []OpInfo{
 	{"shift_left", ClassBinary, "a << b (torch.bitwise_left_shift)"},
 	{"shift_right", ClassBinary, "a >> b (torch.bitwise_right_shift)"},
 	{"full", ClassFull, "torch.full(shape, value); candle Tensor::full(value, shape)"},
+	{"sort", ClassSort, "torch.sort(t, dim, descending, stable) values; np.sort; candle sort_last_dim(asc)"},
+	{"argsort", ClassSort, "torch.sort(t, dim, descending, stable) indices; np.argsort; candle arg_sort_last_dim(asc)"},
+	{"mask_select", ClassMaskSelect, "t[mask] (a uint8 mask is a mask in PyTorch, integer indices in NumPy); burn t.mask_select(mask)"},
+	{"matmul", ClassMatmul, "a @ b (torch.matmul); candle a.matmul(&b)"},
+	{"cat", ClassCat, "torch.cat([a, b, ...], dim); candle Tensor::cat(&[..], dim)"},
 }
 
 var opIndex = func() map[string]OpInfo {

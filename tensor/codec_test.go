@@ -118,7 +118,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated JSON", `{"op": "add"`, "", "invalid JSON"},
 		{"not an object", `[1, 2]`, "", "want an object"},
 		{"missing op", `{"args": []}`, "op", "missing"},
-		{"unknown op", `{"op": "matmul", "args": []}`, "op", "unknown op"},
+		{"unknown op", `{"op": "einsum", "args": []}`, "op", "unknown op"},
 		{"unknown dtype", `{"op": "neg", "args": [` + tensor("i128", "[1]", "[1]") + `]}`, "args[0].dtype", "unknown dtype"},
 		{"data length", `{"op": "neg", "args": [` + tensor("i64", "[2]", "[1]") + `]}`, "args[0].data", "shape [2] needs 2"},
 		{"rank over 8", `{"op": "neg", "args": [` + tensor("i64", "[1,1,1,1,1,1,1,1,1]", "[1]") + `]}`, "args[0].shape", "rank 9"},

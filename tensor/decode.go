@@ -295,7 +295,8 @@ func decodeOp(c *Case, rawArgs, rawAttrs json.RawMessage) error {
 	return checkRequiredAttrs(c.Attrs, op)
 }
 
-// arity gives the number of args of an op class and which of them must be tensors.
+// arity gives the number of args of an op class (-1: one or more) and
+// whether they must be tensors.
 func arity(class OpClass) (n int, tensorsOnly bool) {
 	switch class {
 	case ClassBinary:
@@ -304,10 +305,14 @@ func arity(class OpClass) (n int, tensorsOnly bool) {
 		return 2, true
 	case ClassFromLiteral, ClassArange, ClassZeros, ClassFull:
 		return 0, true
-	case ClassBroadcast:
+	case ClassBroadcast, ClassMatmul:
 		return 2, true
 	case ClassWhere, ClassClamp:
 		return 3, false
+	case ClassMaskSelect:
+		return 2, true
+	case ClassCat:
+		return -1, true // one or more (matmul.go)
 	}
 	return 1, true
 }
@@ -318,8 +323,8 @@ func decodeArgs(data json.RawMessage, op OpInfo) ([]Arg, error) {
 		return nil, err
 	}
 	n, tensorsOnly := arity(op.Class)
-	if len(items) != n {
-		return nil, errAt("args", "%s takes %d args, got %d", op.Name, n, len(items))
+	if !arityOK(n, len(items)) {
+		return nil, arityError(op, n, len(items))
 	}
 	args := make([]Arg, len(items))
 	scalars := 0
@@ -629,12 +634,12 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 				}
 				a.ToleranceULPs = v
 			}
-		case "keepdim":
+		case "keepdim", "descending", "stable":
 			v, err := rawBool(f.Value, field)
 			if err != nil {
 				return a, err
 			}
-			a.Keepdim = &v
+			a.setBool(f.Name, v)
 		case "to", "dtype":
 			s, err := rawString(f.Value, field)
 			if err != nil {

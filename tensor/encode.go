@@ -222,6 +222,10 @@ func writeAttrs(b writer, a Attrs) {
 		key("keepdim")
 		b.WriteString(strconv.FormatBool(*a.Keepdim))
 	}
+	for _, f := range a.sortBools() {
+		key(f.name)
+		b.WriteString(strconv.FormatBool(f.v))
+	}
 	if a.To.Valid() {
 		key("to")
 		writeString(b, a.To.String())

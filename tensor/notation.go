@@ -474,12 +474,12 @@ func (p *notationParser) parseAttr(a *Attrs) error {
 		default:
 			a.ToleranceULPs = n
 		}
-	case "keepdim":
+	case "keepdim", "descending", "stable":
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return bad("true or false")
 		}
-		a.Keepdim = &b
+		a.setBool(name, b)
 	case "to", "dtype":
 		d, err := ParseDType(v)
 		if err != nil {

@@ -37,7 +37,7 @@ func programCost(c *Case) Cost {
 		}
 		step := CaseCost(sc)
 		op, _ := LookupOp(s.Op)
-		if op.Class == ClassBinary && !allExact {
+		if (op.Class == ClassBinary || op.Class == ClassMatmul) && !allExact {
 			// an operand of unknown shape: broadcasting makes at most the
 			// product of the operands' elements
 			n := int64(1)
@@ -47,8 +47,12 @@ func programCost(c *Case) Cost {
 				}
 			}
 			step.ResultElements = max(step.ResultElements, n)
+			if op.Class == ClassMatmul {
+				step.Work = max(step.Work, n) // batch*m*n*k <= len(a)*len(b)
+			}
 		}
 		cost.ResultElements = satAdd(cost.ResultElements, step.ResultElements)
+		cost.Work = satAdd(cost.Work, step.Work)
 		shape, ok := resultShape(sc, op.Class)
 		if !ok || !allExact {
 			shape, ok = []int{int(min(step.ResultElements, MaxElements+1))}, false
@@ -84,7 +88,7 @@ func resultShape(c *Case, class OpClass) (shape []int, ok bool) {
 			}
 		}
 		return shape, true
-	case ClassUnary, ClassCast, ClassCumsum, ClassToHost:
+	case ClassUnary, ClassCast, ClassCumsum, ClassToHost, ClassSort:
 		if len(ts) == 1 {
 			return ts[0].Shape, true
 		}

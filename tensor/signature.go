@@ -112,6 +112,10 @@ func (a Attrs) has(name string) bool {
 		return a.ToleranceULPs != 0
 	case "value":
 		return a.Value != nil
+	case "descending":
+		return a.Descending != nil
+	case "stable":
+		return a.Stable != nil
 	}
 	return false
 }

@@ -8,6 +8,9 @@ import "testing"
 func TestEveryOpIsDescribed(t *testing.T) {
 	for _, op := range Ops {
 		n, _ := arity(op.Class)
+		if n < 0 {
+			n = 1 // one name for a list of any length
+		}
 		if args, ok := argNames[op.Class]; !ok || len(args) != n {
 			t.Errorf("%s: argNames has %d names, the codec reads %d args", op.Name, len(argNames[op.Class]), n)
 		}

@@ -51,7 +51,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"eval without files", []string{"eval"}, "no case files"},
 		{"unknown flag", []string{"eval", "--nope", bad}, "unknown flag"},
 		{"unknown profile", []string{"eval", "--profile", "torch/cpu", bad}, `unknown profile "torch/cpu"`},
-		{"unknown op", []string{"eval", "--op", "matmul", bad}, `unknown op "matmul"`},
+		{"unknown op", []string{"eval", "--op", "einsum", bad}, `unknown op "einsum"`},
 		{"missing file", []string{"eval", "/nonexistent/x.jsonl"}, "no such file"},
 		{"bad case names file, line and field", []string{"eval", bad}, bad + ":1: args[0].data[0]: want an integer in u8 range"},
 		{"bad exceptions file", []string{"eval", "--check", "--exceptions", bad, bad}, ""},
@@ -75,7 +75,7 @@ func TestBadCaseFilesExitTwo(t *testing.T) {
 	neg := func(tensorJSON string) string { return `{"op": "neg", "args": [` + tensorJSON + `]}` }
 	tests := []struct{ name, line, where string }{
 		{"malformed JSON", `{"op": "neg", "args": [}`, ":2: args: invalid JSON"},
-		{"unknown op", `{"op": "matmul", "args": []}`, ":2: op: unknown op"},
+		{"unknown op", `{"op": "einsum", "args": []}`, ":2: op: unknown op"},
 		{"unknown dtype", neg(`{"dtype": "f8", "shape": [1], "data": ["1.0"]}`), ":2: args[0].dtype: unknown dtype"},
 		{"unknown profile", `{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1]}], "expect": {"torch": {"crash": {"signal": "SIGFPE"}}}}`,
 			":2: expect.torch: unknown profile"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/adapter"
@@ -24,8 +25,10 @@ command it names: a finding of an exec:COMMAND backend prints the command
 and is not replayed unless --allow-exec is given. A finding of a backend
 this tfuzz does not have (a test backend such as the example report's
 "planted") or of an unknown profile is an error, never "fixed".
-Exit 0 when every finding is fixed, 1 while one still diverges, 2 when one
-cannot be replayed.
+A backend call that does not return within --hang-after (a hang finding
+replayed) is reported as still hanging, and the next finding is replayed.
+Exit 0 when every finding is fixed, 1 while one still diverges or hangs, 2
+when one cannot be replayed.
 `
 
 func runRepro(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -34,6 +37,7 @@ func runRepro(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fl := newFlags("repro", reproUsage, stdout, stderr)
 	fl.StringVar(&backend, "backend", "", "replay against this backend instead of the finding's: "+backendHelp)
 	fl.BoolVar(&allowExec, "allow-exec", false, "run the exec:COMMAND a finding names (only for findings you trust)")
+	hangAfter := fl.Duration("hang-after", 30*time.Second, "a backend call still running after this long is a hang")
 	pythonFlag(fl, &python)
 	maxCaseMB := budgetFlag(fl)
 	if code, ok := fl.parse(args); !ok {
@@ -60,13 +64,22 @@ func runRepro(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if ctx.Err() != nil {
 			break
 		}
-		code = worse(code, reproOne(ctx, path, backend, allowExec, budget, stdout, stderr))
+		code = worse(code, reproOne(ctx, path, replay{backend, allowExec, budget, *hangAfter}, stdout, stderr))
 	}
 	return code
 }
 
+// replay is how repro replays a finding.
+type replay struct {
+	backend   string // --backend: "" for the finding's
+	allowExec bool
+	budget    tensor.Budget
+	hangAfter time.Duration
+}
+
 // reproOne replays one finding file and returns its exit code.
-func reproOne(ctx context.Context, path, backend string, allowExec bool, budget tensor.Budget, stdout, stderr io.Writer) int {
+func reproOne(ctx context.Context, path string, o replay, stdout, stderr io.Writer) int {
+	backend, allowExec, budget := o.backend, o.allowExec, o.budget
 	sf, err := campaign.ReadFinding(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "tfuzz repro: %v\n", err)
@@ -99,21 +112,39 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 		fmt.Fprintf(stderr, "tfuzz repro: %s: %s\n", path, notServed(b, sf.Info.Profile))
 		return exitUsage
 	}
-	switch {
-	case !props.Supports(b, sf.Info.Profile, sf.Case):
-		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  declined: the backend no longer takes the case (nothing to compare)\n",
-			path, b.Name(), sf.Info.Profile, sf.Case.Describe())
-		return exitClean
-	case model.Eval(sf.Info.Profile, sf.Case).NotModeled():
-		fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  not modeled: the model states no outcome for the case (nothing to compare)\n",
-			path, b.Name(), sf.Info.Profile, sf.Case.Describe())
-		return exitClean
+	// the backend's calls, Supports included, run under the hang limit (a
+	// hang finding replayed hangs again)
+	hangCtx, cancel := context.WithTimeout(ctx, o.hangAfter)
+	defer cancel()
+	supported, ok := interruptible(hangCtx, func() bool { return props.Supports(b, sf.Info.Profile, sf.Case) })
+	if ok {
+		switch {
+		case !supported && props.UnclaimedDecline(b, sf.Info.Profile, sf.Case) != nil:
+			fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  still declines it: the model answers the case and the backend lists no gap for it\n",
+				path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+			return exitDiverged
+		case !supported:
+			fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  declined: the backend no longer takes the case (nothing to compare)\n",
+				path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+			return exitClean
+		case model.Eval(sf.Info.Profile, sf.Case).NotModeled():
+			fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n  not modeled: the model states no outcome for the case (nothing to compare)\n",
+				path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+			return exitClean
+		}
 	}
-	f, ok := interruptible(ctx, func() *props.Finding { return props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case) })
-	if !ok || ctx.Err() != nil {
+	var f *props.Finding
+	if ok {
+		f, ok = interruptible(hangCtx, func() *props.Finding { return props.Differential(boundBackend{b, ctx}, sf.Info.Profile, sf.Case) })
+	}
+	if ctx.Err() != nil {
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "%s\n  %s on %s: %s\n", path, b.Name(), sf.Info.Profile, sf.Case.Describe())
+	if !ok {
+		fmt.Fprintf(stdout, "  still hangs: the backend did not return within %s\n", o.hangAfter)
+		return exitDiverged
+	}
 	if f == nil {
 		fmt.Fprintln(stdout, "  fixed: the backend now agrees with the model")
 		return exitClean

@@ -48,12 +48,14 @@ type runOptions struct {
 	resume, force      bool
 	maxCases           int64
 	python             string
+	hangAfter          time.Duration
 }
 
 func runFlags(o *runOptions, stdout, stderr io.Writer) *flags {
 	fl := newFlags("run", runUsage, stdout, stderr)
 	fl.DurationVar(&o.duration, "duration", 60*time.Second, "how long to draw cases (0: until --max-cases)")
 	fl.Int64Var(&o.maxCases, "max-cases", 0, "stop after this many cases (0: no limit)")
+	fl.DurationVar(&o.hangAfter, "hang-after", 30*time.Second, "a backend call still running after this long is a hang: written as a finding, and the campaign stops")
 	fl.Uint64Var(&o.seed, "seed", 0, "campaign seed (default: random, printed; with --resume, the checkpoint's)")
 	fl.StringVar(&o.shard, "shard", "0/1", "run the slice k/n of the case space (cases i with i mod n = k)")
 	fl.StringVar(&o.out, "out", defaultOut, "output folder (findings/, state.json)")
@@ -122,7 +124,7 @@ func runCampaign(ctx context.Context, o runOptions, stdout, stderr io.Writer) in
 // config validates the flags into a campaign configuration.
 func (o runOptions) config(stderr io.Writer) (campaign.Config, error) {
 	cfg := campaign.Config{Duration: o.duration, Workers: o.workers, OutDir: o.out, Resume: o.resume, Force: o.force,
-		MaxCases: o.maxCases, Progress: stderr}
+		MaxCases: o.maxCases, Progress: stderr, HangAfter: o.hangAfter}
 	switch {
 	case o.resume && o.force:
 		return cfg, fmt.Errorf("--resume and --force contradict each other: continue the campaign, or start a new one")
@@ -130,6 +132,8 @@ func (o runOptions) config(stderr io.Writer) (campaign.Config, error) {
 		return cfg, fmt.Errorf("--duration, --max-cases and --workers must not be negative")
 	case o.duration == 0 && o.maxCases == 0:
 		return cfg, fmt.Errorf("--duration 0 needs --max-cases: the campaign would never end")
+	case o.hangAfter <= 0:
+		return cfg, fmt.Errorf("--hang-after must be positive (a backend call may take a while: the default is 30s)")
 	}
 	k, n, err := parseShard(o.shard)
 	if err != nil {
@@ -190,8 +194,8 @@ func printCounts(w io.Writer, st campaign.Stats) {
 	c := st.Counts
 	fmt.Fprintf(w, "checks: %s; %.0f value-or-error checks/s/core; %d elements matched only through \"?\"\n",
 		c.FormSplit(), st.PerCore(c.ValueOrError()), c.Unspecified)
-	fmt.Fprintf(w, "not checks: %d declined by the backend, %d backend panics, %d harness failures, %d the model states nothing for\n",
-		c.Declined, c.BackendPanics, c.HarnessFailures, c.NotModeled)
+	fmt.Fprintf(w, "not checks: %d declined by the backend (%d of them outside the gaps it lists: findings), %d backend panics, %d backend hangs, %d harness failures, %d the model states nothing for\n",
+		c.Declined, c.UnclaimedDeclines, c.BackendPanics, c.BackendHangs, c.HarnessFailures, c.NotModeled)
 	if c.Cases > 0 {
 		views, programs := c.Views, c.Programs
 		fmt.Fprintf(w, "views: %d cases (%.1f%%), %d checked; programs: %d cases (%.1f%%), %d checked\n",

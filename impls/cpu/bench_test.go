@@ -8,10 +8,10 @@ import (
 
 // Benchmarks of the kernels DESIGN.md compares with NumPy (one thread,
 // 2^24 elements): i64 add into a preallocated output, i64 floor_divide, f32
-// add, f32 -> f16 cast, i32 sum (to i64), u8 sum, and of the ops issue 16
-// adds: where of f32 by a bool condition (np.where allocates its output,
-// so the benchmark does too), clip of f32 by two numbers, and f32 add of a
-// [rows, 4096] array and a [4096] row broadcast over it. Each runs through the
+// add, f32 -> f16 cast, i32 sum (to i64), u8 sum, and the Python families'
+// where of f32 by a bool condition (np.where allocates its output, so the
+// benchmark does too) and clip of f32 by two numbers (the other ops of
+// issue 16 are in bench_newops_test.go). Each runs through the
 // engine's driver (the parallel split included) on contiguous operands, at
 // the default worker count ("") and on one worker ("/serial"), over a sweep
 // of sizes ending at 2^24. b.SetBytes counts the bytes read and written.
@@ -184,21 +184,6 @@ func BenchmarkClampF32(b *testing.B) {
 		b.ResetTimer()
 		for range b.N {
 			runUnary(e, &l, dst, x, k)
-		}
-	})
-}
-
-// BenchmarkBroadcastAddF32 is np.add(a, row, out=o) of an f32 [n/4096,
-// 4096] array and a [4096] row (a [n] row below 4096 elements).
-func BenchmarkBroadcastAddF32(b *testing.B) {
-	benchSweep(b, 8, func(b *testing.B, e *Engine, n int) {
-		cols := min(n, 4096)
-		x, row, dst := benchF32s(n), benchF32s(cols), make([]float32, n)
-		l := newLayout([]int{n / cols, cols}, view{shape: []int{n / cols, cols}}, view{shape: []int{cols}})
-		k := addKernel[float32](n)
-		b.ResetTimer()
-		for range b.N {
-			runBinary(e, &l, dst, x, row, k)
 		}
 	})
 }

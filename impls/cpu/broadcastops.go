@@ -115,14 +115,18 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 }
 
 // newOpClass returns the class of an op added 2026-12 that the engine
-// implements with a family of its own (broadcast_*, where, clamp, full; the
-// shifts are binary ops of ops.go).
+// implements with a family of its own (broadcast_*, where, clamp, full;
+// sort, argsort and mask_select; matmul and cat; the shifts are binary ops
+// of ops.go).
 func newOpClass(name string) (tensor.OpClass, bool) {
-	if info, ok := tensor.LookupOp(name); ok {
-		switch info.Class {
-		case tensor.ClassBroadcast, tensor.ClassFull, tensor.ClassWhere, tensor.ClassClamp:
-			return info.Class, true
-		}
+	info, ok := tensor.LookupOp(name)
+	switch {
+	case !ok:
+	case info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere,
+		info.Class == tensor.ClassClamp,
+		info.Class == tensor.ClassSort || info.Class == tensor.ClassMaskSelect,
+		info.Class == tensor.ClassMatmul || info.Class == tensor.ClassCat:
+		return info.Class, true
 	}
 	return 0, false
 }
@@ -145,6 +149,20 @@ func laterAttrs(p *profile, cl tensor.OpClass, c *tensor.Case) bool {
 
 func init() {
 	candleAttach(tensor.ClassWhere, candleWhereSupports, candleWhere)
+}
+
+// selectWords is the reference loop
+//
+//	for i: dst[i] = t[i] if cond[i] != 0 else f[i]
+//
+// without a branch (a random condition mispredicts half of them): a mask
+// of all ones where the condition word is nonzero picks t's bits.
+func selectWords(dst, cond, t, f []uint64) {
+	dst, t, f = dst[:len(cond)], t[:len(cond)], f[:len(cond)]
+	for i, w := range cond {
+		m := -((w | -w) >> 63) // integer words hold the value's bits: nonzero is true
+		dst[i] = f[i] ^ (t[i]^f[i])&m
+	}
 }
 
 // candleWhereSupports: where_cond takes tensors only; the rest compiles.
@@ -178,10 +196,8 @@ func candleWhere(e *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 	default:
 		return tensor.ErrorOutcome(tensor.UnsupportedDType, "unsupported dtype %s for op where-cond", rustName(cond.DType))
 	}
-	// the values are selected as the tensors' own words (one dtype, no
-	// conversion), through their strides
-	out := tensor.New(t.DType, t.Shape...)
-	l := newLayout(t.Shape, viewOf(cond), viewOf(t), viewOf(f))
-	runTernary(e, &l, out.Data, loadTruth(cond), t.Data, f.Data, kWhere[uint64])
+	cw, tw, fw := cond.Contiguous().Data, t.Contiguous().Data, f.Contiguous().Data
+	out := &tensor.Tensor{DType: t.DType, Shape: slices.Clone(t.Shape), Data: make([]uint64, len(tw))}
+	e.splitRun(len(cw), func(_, lo, hi int) { selectWords(out.Data[lo:hi], cw[lo:hi], tw[lo:hi], fw[lo:hi]) })
 	return tensor.ValueOutcome(out)
 }

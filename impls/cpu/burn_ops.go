@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -88,17 +89,14 @@ func burnUnaryRun[T number](e *Engine, t *tensor.Tensor, k unaryKernel[T, T]) te
 	return tensor.ValueOutcome(encode(e, dst, t.DType, t.Shape))
 }
 
-// burnCastSupports declines ndarray's casts to f16/bf16 (unspecified).
-func burnCastSupports(p *profile, c *tensor.Case) bool {
-	to := c.Attrs.To
-	return burnFlex(p) || to != tensor.F16 && to != tensor.BF16 || c.Attrs.Mode == "convert"
-}
+// burnCastSupports accepts every cast: ndarray's unsupported f16/bf16
+// targets are panics the engine states.
+func burnCastSupports(p *profile, c *tensor.Case) bool { return true }
 
-// burnCast is tensor.cast(dtype) (policy burn.cast): Rust `as` between any
-// dtypes; burn has no checked convert and no complex dtype. A float <-> int
-// cast passes through the other kind's default dtype in burn's spelling; the
-// model leaves the elements open where that intermediate changes them, and
-// the engine computes the direct conversion there.
+// burnCast is tensor.cast(dtype) (policy burn.cast): one conversion straight
+// to the target, across kinds too; Flex uses Rust `as`, ndarray burn's
+// checked elem() (ndarrayCastFault), which panics where `as` would wrap or
+// saturate. burn has no checked convert and no complex dtype.
 func burnCast(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) tensor.Outcome {
 	to := c.Attrs.To
 	switch {
@@ -107,7 +105,72 @@ func burnCast(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) tens
 	case to.IsComplex():
 		return tensor.UnsupportedOutcome("burn has no complex dtype")
 	}
+	if !burnFlex(p) {
+		if msg := ndarrayCastFault(args[0], to); msg != "" {
+			return tensor.PanicOutcome("%s", msg)
+		}
+	}
 	return tensor.ValueOutcome(rustCast(e, args[0], to))
+}
+
+// ndarrayCastFault is the panic message of ndarray's cast of t to dtype to,
+// or "": its cast_to_dtype and out-dtype macros have no f16/bf16 arm, and
+// ToElement refuses a value the target cannot hold (a float truncated
+// first, NaN and infinities never held).
+func ndarrayCastFault(t *tensor.Tensor, to tensor.DType) string {
+	if to == tensor.F16 || to == tensor.BF16 {
+		name := map[tensor.DType]string{tensor.F16: "F16", tensor.BF16: "BF16"}[to]
+		if t.DType.IsFloat() {
+			return "Unsupported dtype: " + name
+		}
+		return "not implemented: unsupported dtype: " + name
+	}
+	if !to.IsInt() || t.DType == tensor.Bool {
+		return ""
+	}
+	bits := to.Bits()
+	for i, n := 0, t.Len(); i < n; i++ {
+		switch {
+		case t.DType.IsFloat():
+			w := math.Trunc(t.Float(i))
+			var lo, hi float64 // the target holds lo <= w < hi
+			if to.IsSigned() {
+				lo, hi = -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)
+			} else {
+				hi = math.Ldexp(1, bits)
+			}
+			if !(w >= lo && w < hi) { // false for NaN too
+				kind := "signed"
+				if to.IsUnsigned() {
+					kind = "unsigned"
+				}
+				return "Float cannot be represented in the target " + kind + " int type"
+			}
+		case !elemFits(t, i, to):
+			return fmt.Sprintf("Element cannot be represented in the target type: %q(%d) => %q", t.DType, intValue(t, i), to)
+		}
+	}
+	return ""
+}
+
+// elemFits reports whether integer element i of t lies in the range of to.
+func elemFits(t *tensor.Tensor, i int, to tensor.DType) bool {
+	if t.DType.IsUnsigned() {
+		return t.Uint(i) <= to.MaxUint()
+	}
+	v := t.Int(i)
+	if v < 0 {
+		return to.IsSigned() && v >= to.MinInt()
+	}
+	return uint64(v) <= to.MaxUint()
+}
+
+// intValue is integer element i of t as Go prints it.
+func intValue(t *tensor.Tensor, i int) any {
+	if t.DType.IsUnsigned() {
+		return t.Uint(i)
+	}
+	return t.Int(i)
 }
 
 // burnReduceShape returns the reduced dim (-1: all), the geometry and the
@@ -256,7 +319,28 @@ func burnCumsum(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) te
 	case tensor.I64:
 		return burnCumsumInt[int64](e, t, dim, checked)
 	}
+	if !burnFlex(p) {
+		return ndarrayCumsumFloat(e, t, dim)
+	}
 	return rustCumsumFloat[float32](e, t, dim)
+}
+
+// ndarrayCumsumFloat is burn-ndarray's float cumsum (policy
+// burn.ndarray.cumsum-sequential): the tensor is copied, then each slice
+// along dim becomes itself plus the slice before it, so the first slice is
+// kept as it is (no +0 is added to it):
+//
+//	out = copy(src); for k in 1..n: out[k] = out[k] + out[k-1]
+func ndarrayCumsumFloat(e *Engine, t *tensor.Tensor, dim int) tensor.Outcome {
+	out := rustDense[float32](e, t, t.DType)
+	g := rustGeomOf(t.Shape, dim)
+	for o := 0; o < g.outer; o++ {
+		block := out[o*g.n*g.inner : (o+1)*g.n*g.inner]
+		for j := g.inner; j < len(block); j++ {
+			block[j] += block[j-g.inner]
+		}
+	}
+	return tensor.ValueOutcome(encode(e, out, t.DType, t.Shape))
 }
 
 func burnCumsumInt[T integer](e *Engine, t *tensor.Tensor, dim int, checked bool) tensor.Outcome {

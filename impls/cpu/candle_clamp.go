@@ -30,6 +30,13 @@ func candleClamp(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	if lo.IsNull() || hi.IsNull() { // policy candle.no-such-op.2026-12
 		return tensor.UnsupportedOutcome("does not compile: candle's clamp takes both bounds (no Option)")
 	}
+	for _, b := range []tensor.Arg{lo, hi} { // a bound that does not compile fails the program before any step runs
+		if b.Scalar != nil {
+			if _, bad := candleScalarTensor(e, b.Scalar, c.Args[0].Tensor); bad != nil {
+				return *bad
+			}
+		}
+	}
 	first := candleBinary(e, p, &tensor.Case{Op: "maximum", Args: []tensor.Arg{c.Args[0], lo}})
 	if first.Form != tensor.FormValue {
 		return first

@@ -78,21 +78,21 @@ func rustArangeEnds(c *tensor.Case, hint string) (ends *tensor.Tensor, typ strin
 
 // rustArange runs `while cur < end { push(cur); cur += 1 }` in the dtype of
 // ends (floats round each step); ok is false past tensor.MaxElements
-// elements.
+// elements, and for a float loop that would never end (cur+1 == cur).
 func rustArange(ends *tensor.Tensor) (*tensor.Tensor, bool) {
 	d := ends.DType
 	var words []uint64
 	switch {
 	case d == tensor.F32:
 		for cur, end := float32(ends.Float(0)), float32(ends.Float(1)); cur < end; cur++ {
-			if len(words) == tensor.MaxElements {
+			if len(words) == tensor.MaxElements || cur+1 == cur { // cur+1 == cur: an endless loop
 				return nil, false
 			}
 			words = append(words, uint64(math.Float32bits(cur)))
 		}
 	case d == tensor.F64:
 		for cur, end := ends.Float(0), ends.Float(1); cur < end; cur++ {
-			if len(words) == tensor.MaxElements {
+			if len(words) == tensor.MaxElements || cur+1 == cur {
 				return nil, false
 			}
 			words = append(words, math.Float64bits(cur))

@@ -81,6 +81,23 @@ func (e *Engine) Supports(profile string, c *tensor.Case) bool {
 	return ok
 }
 
+// TryEval is Supports and Eval in one pass (tensor.TryEvaler): the case is
+// planned once.
+func (e *Engine) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bool) {
+	p := lookupProfile(profile)
+	if p == nil || c == nil {
+		return tensor.Outcome{}, false
+	}
+	if c.IsProgram() {
+		return e.runProgram(p, c)
+	}
+	run, ok := e.plan(p, c)
+	if !ok {
+		return tensor.Outcome{}, false
+	}
+	return run(), true
+}
+
 // Eval returns the engine's outcome for c under profile. Cases it does not
 // support get an unsupported outcome that says so (the harness never sends
 // them).

@@ -32,7 +32,15 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		// a reduction across threads, which opens its order
 		{Name: "reduction grain", Elements: torchGrain, Ops: reductions, Profiles: torch},
 		// addnt.go: streaming stores of large contiguous int64 and float32 adds
-		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}, Profiles: python, DTypes: []tensor.DType{tensor.I64, tensor.F32}},
+		// (weight 2: its cases cost 2^20 elements each, the most of any tier)
+		{Name: "streaming stores", Elements: streamMin, Ops: []string{"add"}, Profiles: python, DTypes: []tensor.DType{tensor.I64, tensor.F32}, Weight: 2},
+		// sortkernel.go: rows are sorted by insertion, from pairMin by a pair
+		// quicksort, from radixMin by an LSD radix sort
+		{Name: "pair-sorted rows", Elements: pairMin, Dim: true, Ops: []string{"sort", "argsort"}},
+		{Name: "radix rows", Elements: radixMin, Dim: true, Ops: []string{"sort", "argsort"}},
+		// matmul.go: the packed path's kc and nc blocks (a k or n past mmKC,
+		// mmNC starts another block)
+		{Name: "matmul blocks", Elements: mmKC, Dim: true, Ops: []string{"matmul"}},
 	}
 	if e.workers > 1 {
 		// parallel.go: from the threshold, ops run in pieces aligned to 64 on
@@ -41,9 +49,14 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		for _, group := range []struct {
 			name string
 			ops  []string
-		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}}} {
+		}{{"split: elementwise", elementwise}, {"split: reductions", reductions}, {"split: cumsum", []string{"cumsum"}},
+			{"split: sort rows", []string{"sort", "argsort"}}} {
 			sizes = append(sizes, tensor.PathSize{Name: group.name, Elements: e.threshold, Align: 64, Ops: group.ops, Weight: 4})
 		}
+		// matmul.go mmRun splits a product's rows from the threshold's
+		// multiply-adds; cat.go catCopy splits its output words
+		sizes = append(sizes, tensor.PathSize{Name: "split: matmul", Elements: e.threshold, Ops: []string{"matmul"}, Weight: 2},
+			tensor.PathSize{Name: "split: cat", Elements: e.threshold, Align: 64, Ops: []string{"cat"}, Weight: 2})
 	}
 	return sizes
 }

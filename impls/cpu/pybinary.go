@@ -184,6 +184,17 @@ func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 func outcome(o tensor.Outcome) *tensor.Outcome { return &o }
 
 // scalarArg returns the position of the scalar operand, or -1.
+// divisorSpread reports a divisor XLA's CPU pipeline sees as broadcast to
+// the output: a Python scalar over a dimensioned output, or an array whose
+// shape is not the output's (policy jax.cpu.div-by-scalar).
+func (b *binPlan) divisorSpread() bool {
+	d := b.args[1]
+	if d.isScalar() {
+		return len(b.shape) != 0
+	}
+	return !slices.Equal(d.t.Shape, b.shape)
+}
+
 func (b *binPlan) scalarArg() int {
 	for k := range b.args {
 		if b.args[k].isScalar() {
@@ -422,7 +433,8 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 // into a select (policies jax.mul.bool-array-select,
 // jax.div.bool-array-reciprocal): for mul, a bool array that needs no
 // broadcast; for div, such a numerator of rank >= 1 over a divisor that is
-// a Python scalar or a 0-dim array.
+// a Python scalar or a 0-dim array, or (on the CPU, the only device here)
+// any divisor broadcast to the output.
 func (b *binPlan) boolOperandSelected() int {
 	for k := range 2 {
 		t := b.args[k].t
@@ -433,6 +445,8 @@ func (b *binPlan) boolOperandSelected() int {
 		case b.op == opMul:
 			return k
 		case b.op == opDiv && k == 0 && len(b.shape) > 0 && (divisor.isScalar() || divisor.t.Rank() == 0):
+			return k
+		case b.op == opDiv && k == 0 && b.divisorSpread(): // the CPU's reciprocal rewrite, then the select
 			return k
 		}
 	}

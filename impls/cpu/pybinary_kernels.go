@@ -227,7 +227,7 @@ func floatKernel[T floating](b *binPlan) binaryKernel[T, T] {
 		switch {
 		case fw == fwPyTorch && pos == 0: // policy pytorch.div.scalar-left
 			return kRecipMul(step)
-		case fw == fwJAX && pos == 1: // policy jax.cpu.div-by-scalar
+		case fw == fwJAX && b.divisorSpread(): // policy jax.cpu.div-by-scalar
 			return kMulRecip[T]
 		}
 		return kDiv[T]

@@ -35,10 +35,12 @@ func (b *Backend) Device() Device { return b.dev }
 func (b *Backend) Profiles() []string { return []string{Profile} }
 
 // simulatedClasses are the op classes whose candle calls reach the kernels
-// of kernels/*.metal; cumsum (a matmul), creation and to_host are not here.
+// of kernels/*.metal; cumsum (a matmul), creation other than full, and
+// to_host are not here.
 var simulatedClasses = map[tensor.OpClass]bool{
 	tensor.ClassBinary: true, tensor.ClassUnary: true, tensor.ClassCast: true,
 	tensor.ClassReduce: true, tensor.ClassIndexSelect: true,
+	tensor.ClassBroadcast: true, tensor.ClassWhere: true, tensor.ClassClamp: true, tensor.ClassFull: true,
 }
 
 // Supports reports whether c is a case of candle/metal the backend runs:
@@ -80,6 +82,7 @@ func (b *Backend) supportsOp(c *tensor.Case) bool {
 			if !scalarWellTyped(a.Scalar) {
 				return false
 			}
+		case a.IsNull() && op.Class == tensor.ClassClamp:
 		default:
 			return false
 		}
@@ -87,6 +90,12 @@ func (b *Backend) supportsOp(c *tensor.Case) bool {
 	switch op.Class {
 	case tensor.ClassBinary:
 		return len(c.Args) == 2 && tensors >= 1
+	case tensor.ClassBroadcast:
+		return len(c.Args) == 2 && tensors == 2
+	case tensor.ClassWhere, tensor.ClassClamp:
+		return len(c.Args) == 3 && c.Args[0].Tensor != nil
+	case tensor.ClassFull: // a half value (half::f16::from_f64) is not modeled
+		return len(c.Args) == 0 && c.Attrs.Value != nil && c.Attrs.DType != tensor.F16 && c.Attrs.DType != tensor.BF16
 	case tensor.ClassCast:
 		return len(c.Args) == 1 && tensors == 1 && c.Attrs.To.Valid()
 	case tensor.ClassIndexSelect:

@@ -12,9 +12,10 @@
 //   - kernels/*.metal: the kernels, embedded (embed.go), with candle's names,
 //     dtype coverage and order of operations: binary (badd_f32 and its
 //     layout variants badd_f32_cs, ...), affine and powf, unary (float
-//     functions in the element type and integer copies), cast (cast_f32_u8,
-//     ...), reduce (fast_sum_u8, fast_argmax_bf16, ...) and indexing
-//     (is_u32_f16, ...). A dtype without a kernel has no entry, and loading
+//     functions in the element type, integer copies, const_set_u8, ...),
+//     cast (cast_f32_u8, ...), reduce (fast_sum_u8, fast_argmax_bf16, ...),
+//     indexing (is_u32_f16, ...) and ternary (where_u8_f32, ...). A dtype
+//     without a kernel has no entry, and loading
 //     it fails as candle's does. kernellist_test.go compares them with
 //     candle's own list at the pinned commit (testdata/candle-kernels.txt).
 //   - Device (device.go): buffers, kernels by name, dispatches of threadgroups.
@@ -31,11 +32,13 @@
 //     layout variant, the unary table of the layout), the dtypes it refuses
 //     before any kernel, the grid (linear_split, tiles, reduction
 //     threadgroups), the size arithmetic that panics.
-//   - front.go, rustscalar.go: candle's Tensor methods for the catalog's
-//     ops: shape and dtype checks, empty-tensor shortcuts, f64 scalars as
-//     affine, other scalars converted with Rust `as` and broadcast,
-//     composites (pow, mean, max_all); tensors with strides or an offset
-//     are uploaded as views of their storage.
+//   - hostnewops.go: the same for where_cond and const_set.
+//   - front.go, frontnewops.go, rustscalar.go: candle's Tensor methods for
+//     the catalog's ops: shape and dtype checks, empty-tensor shortcuts, f64
+//     scalars as affine, other scalars converted with Rust `as` and
+//     broadcast, composites (pow, mean, max_all, clamp), broadcast_as
+//     layouts for the broadcast_* ops, full's typed fill value; tensors with
+//     strides or an offset are uploaded as views of their storage.
 //   - backend.go: Backend, the tensor.Backend "metal-sim" (or "metal" on a
 //     GPU) claiming candle/metal.
 //

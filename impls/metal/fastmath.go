@@ -12,7 +12,7 @@ import "math"
 // its correctly rounded result in the kernel's type as a reference, marked
 // loose (left unspecified, see SimDevice), except where the result is fixed
 // whatever the accuracy: IEEE's special values, and exact results
-// (assumption fast-math-exact-points).
+// (assumption fast-math-specials).
 
 // fixedOr returns v, marked loose unless fixed.
 func fixedOr(fixed bool, v float64) val {
@@ -54,7 +54,7 @@ func fastLog(t mslType, x float64) val {
 // and a finite x > 0 with e = 0 (1). Everything else, a negative base
 // included, is loose: a fast pow computed as exp2(e * log2(x)) gives NaN
 // for x < 0 where IEEE's pow gives (-2)^2 = 4, and pow(0, 0) may be NaN
-// (assumption powf-not-fixed).
+// (left open: assumptions.go).
 func fastPow(x, e float64) val {
 	r := tFloat.round(math.Pow(x, e))
 	switch {
@@ -70,7 +70,8 @@ func fastPow(x, e float64) val {
 
 // sumAnyOrder returns the sum of xs in the float type t and true when
 // every order of the additions gives the same bits, which then is the sum
-// any SIMD-group reduction returns (assumption simd-float-order).
+// any SIMD-group reduction returns (elsewhere the order is left open:
+// assumptions.go).
 func sumAnyOrder(t mslType, xs []float64) (float64, bool) {
 	var posInf, negInf bool
 	q := math.Inf(1) // the smallest quantum (lowest set bit) of the nonzero values

@@ -50,6 +50,14 @@ func (h *host) evalCase(c *tensor.Case) tensor.Outcome {
 		out, err = h.frontReduce(c)
 	case tensor.ClassIndexSelect:
 		out, err = h.frontIndexSelect(c)
+	case tensor.ClassBroadcast:
+		out, err = h.frontBroadcast(c)
+	case tensor.ClassWhere:
+		out, err = h.frontWhere(c)
+	case tensor.ClassClamp:
+		out, err = h.frontClamp(c)
+	case tensor.ClassFull:
+		out, err = h.frontFull(c)
 	default:
 		return tensor.UnsupportedOutcome("metal-sim: %s is not simulated", c.Op)
 	}
@@ -343,8 +351,20 @@ func (h *host) frontScalarBinary(c *tensor.Case) (devTensor, error) {
 		}
 		return h.powf(x, v)
 	}
-	// maximum, minimum, comparisons: Tensor::new(s, &Cpu).to_dtype(dtype),
-	// moved to the device and broadcast to x's shape.
+	if isCmp(c.Op) {
+		r, err := h.scalarAs(x, s)
+		if err != nil {
+			return devTensor{}, err
+		}
+		return h.tCmp(c.Op, x, r)
+	}
+	return h.tMaxMin(c.Op, x, c.Args[1])
+}
+
+// scalarAs is a host scalar operand of x as candle makes it (TensorOrScalar
+// in binary_op_scalar! and cmp): Tensor::new(s, &Cpu).to_dtype(x's dtype),
+// moved to the device and broadcast to x's shape.
+func (h *host) scalarAs(x devTensor, s *tensor.Scalar) (devTensor, error) {
 	hs, err := parseRustScalar(s)
 	if err != nil {
 		return devTensor{}, err
@@ -353,14 +373,7 @@ func (h *host) frontScalarBinary(c *tensor.Case) (devTensor, error) {
 	if err != nil {
 		return devTensor{}, err
 	}
-	r := devTensor{buf: one.buf, t: x.t, shape: x.shape, strides: make([]int, len(x.shape))}
-	if isCmp(c.Op) {
-		return h.tCmp(c.Op, x, r)
-	}
-	if x.numel() == 0 { // binary_op_scalar!
-		return x, nil
-	}
-	return h.binary(binaryKernels[c.Op], x, r)
+	return devTensor{buf: one.buf, t: x.t, shape: x.shape, strides: make([]int, len(x.shape))}, nil
 }
 
 // unaryKernels maps the catalog's unary ops to candle's UnaryOp kernels.

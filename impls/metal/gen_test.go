@@ -15,7 +15,8 @@ func genCase() *rapid.Generator[*tensor.Case] {
 	return rapid.Custom(func(t *rapid.T) *tensor.Case {
 		op := rapid.SampledFrom([]string{"add", "sub", "mul", "div", "maximum", "minimum", "pow",
 			"eq", "ne", "lt", "le", "gt", "ge", "neg", "abs", "sign", "sqrt", "exp", "floor", "ceil", "round",
-			"square", "cast", "sum", "mean", "max", "min", "argmax", "argmin", "index_select"}).Draw(t, "op")
+			"square", "cast", "sum", "mean", "max", "min", "argmax", "argmin", "index_select",
+			"broadcast_add", "broadcast_maximum", "where", "clamp", "full"}).Draw(t, "op")
 		info, _ := tensor.LookupOp(op)
 		d := rapid.SampledFrom([]tensor.DType{tensor.F32, tensor.F16, tensor.BF16, tensor.U8, tensor.U32,
 			tensor.I64, tensor.I32}).Draw(t, "dtype")
@@ -44,6 +45,27 @@ func genCase() *rapid.Generator[*tensor.Case] {
 				dim := rapid.IntRange(-len(shape), len(shape)-1).Draw(t, "dim")
 				c.Attrs.Dim = &dim
 			}
+		case tensor.ClassBroadcast: // a row, or a column of ones
+			row := append([]int{}, shape[rapid.IntRange(0, len(shape)).Draw(t, "dropped dims"):]...)
+			for i := range row {
+				if rapid.Bool().Draw(t, "one") {
+					row[i] = 1
+				}
+			}
+			c.Args = append(c.Args, tensor.Arg{Tensor: genTensor(t, d, row, "b")})
+		case tensor.ClassWhere:
+			cd := rapid.SampledFrom([]tensor.DType{tensor.U8, tensor.U32}).Draw(t, "cond dtype")
+			cond := tensor.New(cd, shape...)
+			for i := 0; i < cond.Len(); i++ {
+				cond.SetUint(i, uint64(rapid.IntRange(0, 2).Draw(t, "cond")))
+			}
+			c.Args = []tensor.Arg{{Tensor: cond}, {Tensor: a}, {Tensor: genTensor(t, d, shape, "b")}}
+		case tensor.ClassClamp:
+			lo := tensor.Arg{Scalar: &tensor.Scalar{Text: rapid.SampledFrom([]string{"0.5", "-1.0", "2.0"}).Draw(t, "min"), Kind: tensor.ScalarFloat}}
+			c.Args = append(c.Args, lo, tensor.Arg{Tensor: genTensor(t, d, shape, "max")})
+		case tensor.ClassFull:
+			text := rapid.SampledFrom([]string{"7u8", "7u32", "-3i64", "0.5f32", "1e-40f32", "7"}).Draw(t, "value")
+			c.Args, c.Attrs.Shape, c.Attrs.Value = nil, shape, &text
 		case tensor.ClassIndexSelect:
 			dim := rapid.IntRange(0, len(shape)-1).Draw(t, "dim")
 			c.Attrs.Dim = &dim

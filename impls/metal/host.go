@@ -43,6 +43,16 @@ func isContiguous(shape, strides []int) bool {
 
 func (x devTensor) contiguous() bool { return isContiguous(x.shape, x.strides) }
 
+// layoutWord names the kernel table candle's host picks for x's layout, as
+// its "not implemented" messages do (metal_backend/mod.rs:144, :168, :205,
+// :229 at 2a13b0f3: "Metal contiguous affine", "Metal strided powf").
+func layoutWord(x devTensor) string {
+	if x.contiguous() {
+		return "contiguous"
+	}
+	return "strided"
+}
+
 // layoutClass is how candle's binary dispatch sees an operand's layout:
 // 's' scalar-like (Layout::is_scalar_like: every dim 1, or every stride 0,
 // as a broadcast scalar has), 'c' contiguous, 'x' any other stride.
@@ -150,11 +160,7 @@ func (h *host) affine(x devTensor, mul, add float64) (devTensor, error) {
 	switch x.t {
 	case tFloat, tHalf, tBfloat, tUchar, tUint, tLong:
 	default:
-		layout := "contiguous"
-		if !x.contiguous() {
-			layout = "strided"
-		}
-		return devTensor{}, errf(tensor.UnsupportedDType, "Metal %s affine %s not implemented", layout, rustDType(x.t))
+		return devTensor{}, errf(tensor.UnsupportedDType, "Metal %s affine %s not implemented", layoutWord(x), rustDType(x.t))
 	}
 	out, err := h.alloc(x.t, x.shape)
 	if err != nil {
@@ -175,7 +181,7 @@ func (h *host) affine(x devTensor, mul, add float64) (devTensor, error) {
 // powf is MetalStorage::powf (f32, f16, bf16).
 func (h *host) powf(x devTensor, e float64) (devTensor, error) {
 	if x.t != tFloat && x.t != tHalf && x.t != tBfloat {
-		return devTensor{}, errf(tensor.UnsupportedDType, "Metal contiguous powf %s not implemented", rustDType(x.t))
+		return devTensor{}, errf(tensor.UnsupportedDType, "Metal %s powf %s not implemented", layoutWord(x), rustDType(x.t))
 	}
 	out, err := h.alloc(x.t, x.shape)
 	if err != nil {
@@ -296,11 +302,7 @@ func castable(from, to mslType) bool {
 // toDType is MetalStorage::to_dtype (the same dtype never reaches it).
 func (h *host) toDType(x devTensor, to mslType) (devTensor, error) {
 	if !castable(x.t, to) {
-		layout := "contiguous"
-		if !x.contiguous() {
-			layout = "strided"
-		}
-		return devTensor{}, errf(tensor.UnsupportedDType, "Metal %s to_dtype %s %s not implemented", layout, rustDType(x.t), rustDType(to))
+		return devTensor{}, errf(tensor.UnsupportedDType, "Metal %s to_dtype %s %s not implemented", layoutWord(x), rustDType(x.t), rustDType(to))
 	}
 	out, err := h.alloc(to, x.shape)
 	if err != nil {

@@ -337,7 +337,7 @@ func equal(t mslType, x, y val) bool {
 }
 
 // compare is one of the comparison operators of binary.metal, with IEEE
-// semantics for NaN (assumption nan-compares-ieee).
+// semantics for NaN (assumption nan-inf-ieee).
 func compare(op string, t mslType, x, y val) val {
 	if anyUndef(x, y) {
 		return undefVal

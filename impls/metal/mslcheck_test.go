@@ -142,3 +142,72 @@ func TestClangCheckCanFail(t *testing.T) {
 		}
 	}
 }
+
+var (
+	// [[kernel]] void name(params) {
+	mslKernelFunc = regexp.MustCompile(`\[\[(?:kernel)?\]\]\s*void\s+(\w+)\s*\(([^{]*)\)\s*\{`)
+	// template [[host_name("a" "b")]] [[kernel]] decltype(func<...
+	mslInstance = regexp.MustCompile(`host_name\(((?:\s*"[A-Za-z0-9_]*")+)\s*\)\]\]\s*\[\[(?:kernel)?\]\]\s*decltype\((\w+)<`)
+)
+
+// mslBindings is a kernel's bound arguments in the twins' signature
+// notation: 'b' for a device pointer (setBuffer), 'c' for constant data
+// and references (setBytes); the [[...]] builtins are not bound.
+func mslBindings(params string) string {
+	var sig strings.Builder
+	for _, p := range strings.Split(params, ",") {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "" || strings.Contains(p, "[["):
+		case strings.HasPrefix(p, "device") && strings.Contains(p, "*"):
+			sig.WriteByte('b')
+		default:
+			sig.WriteByte('c')
+		}
+	}
+	return sig.String()
+}
+
+// TestTwinsBindKernelsParameters checks every twin's argument signature
+// against its kernel's parameter list (the kernel functions read from the
+// sources, the instantiations from clang's preprocessed ones, family
+// macros expanded): the host binds what the kernel declares, in its order, and the
+// twin reads the same (a twin taking one argument too few or too many
+// would read the wrong binding on the simulated device only).
+func TestTwinsBindKernelsParameters(t *testing.T) {
+	clang := clangBinary(t)
+	checked := 0
+	for f, src := range Sources() {
+		pre, err := runClang(clang, src, "-E", "-P")
+		if err != nil {
+			t.Fatalf("kernels/%s.metal: clang -E: %v\n%s", f, err, pre)
+		}
+		funcs := map[string]string{} // from the source: the stub's macros erase the address spaces
+		for _, m := range mslKernelFunc.FindAllStringSubmatch(src, -1) {
+			funcs[m[1]] = mslBindings(m[2])
+		}
+		for _, m := range mslInstance.FindAllStringSubmatch(pre, -1) {
+			name := strings.NewReplacer(`"`, "", " ", "", "\t", "", "\n", "").Replace(m[1])
+			want, ok := funcs[m[2]]
+			tw := twins[name]
+			switch {
+			case !ok:
+				t.Errorf("kernels/%s.metal: %s instantiates %s, whose parameters were not found", f, name, m[2])
+				continue
+			case tw == nil:
+				continue // TestEveryKernelHasATwin reports it
+			}
+			var got strings.Builder
+			for _, b := range tw.buffers {
+				got.WriteByte("cb"[map[bool]int{false: 0, true: 1}[b]])
+			}
+			if got.String() != want {
+				t.Errorf("kernels/%s.metal: %s (%s) binds %s, its twin reads %s", f, name, m[2], want, got.String())
+			}
+			checked++
+		}
+	}
+	if checked < len(twins) {
+		t.Errorf("checked %d kernels' parameters, want all %d twins", checked, len(twins))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -72,11 +73,17 @@ func parseRustScalar(s *tensor.Scalar) (rustScalar, error) {
 	if !rustFloatLit.MatchString(s.Text) || rustIntLit.MatchString(s.Text) {
 		return rustScalar{}, unsupported("%q is not a float literal of type `%s`", s.Text, host)
 	}
-	f, _ := tensor.ParseFloatText(text)
-	if math.IsInf(tensor.RoundFloat(f, d), 0) {
+	// rustc reads the literal in its type's precision: an f32 is rounded
+	// once from the decimal text, not through f64
+	bits := 64
+	if d == tensor.F32 {
+		bits = 32
+	}
+	f, err := strconv.ParseFloat(text, bits)
+	if err != nil || math.IsInf(f, 0) {
 		return rustScalar{}, unsupported("literal out of range for `%s`", host)
 	}
-	return rustScalar{typ: d, f: tensor.RoundFloat(f, d)}, nil
+	return rustScalar{typ: d, f: f}, nil
 }
 
 // as is Tensor::new(s).to_dtype(d) on the CPU: a one-element tensor of d,

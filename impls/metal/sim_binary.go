@@ -25,7 +25,7 @@ var binaryArith = []struct {
 var binaryCompare = []string{"eq", "ne", "le", "lt", "ge", "gt"}
 
 // pick returns cond ? x : y as an op (a NaN compares as IEEE says:
-// assumption nan-compares-ieee).
+// assumption nan-inf-ieee).
 func pick(cond func(t mslType, x, y val) bool) func(t mslType, x, y val) val {
 	return func(t mslType, x, y val) val {
 		if cond(t, x, y) {

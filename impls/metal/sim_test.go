@@ -141,6 +141,8 @@ func ints(d tensor.DType, shape []int, xs ...int64) *tensor.Tensor {
 
 func dim(d int) *int { return &d }
 
+func ptr(s string) *string { return &s }
+
 // transposed is the view x.t() of a rank-2 tensor: the same storage with
 // its dims and strides swapped.
 func transposed(x *tensor.Tensor) *tensor.Tensor {
@@ -204,6 +206,16 @@ func TestHostLaunches(t *testing.T) {
 			"cast_f32_u32 1x1"},
 		{"index_select: a thread per output element", &tensor.Case{Op: "index_select", Args: []tensor.Arg{{Tensor: floats(tensor.F32, []int{3}, 10, 20, 30)}, {Tensor: ints(tensor.U8, []int{2}, 2, 0)}}, Attrs: tensor.Attrs{Dim: dim(0)}},
 			"is_u8_f32 1x2"},
+		{"where: tiles of the value dtype", &tensor.Case{Op: "where", Args: []tensor.Arg{{Tensor: ints(tensor.U8, []int{5}, 1, 0, 1, 0, 1)}, {Tensor: floats(tensor.F32, []int{5}, iota(5)...)}, {Tensor: floats(tensor.F32, []int{5}, iota(5)...)}}},
+			"where_u8_f32 1x3"},
+		{"broadcast_add of a row: the rhs broadcast, rstrided", &tensor.Case{Op: "broadcast_add", Args: []tensor.Arg{{Tensor: floats(tensor.F32, []int{2, 3}, iota(6)...)}, {Tensor: floats(tensor.F32, []int{3}, 1, 2, 3)}}},
+			"badd_f32_rstrided 1x3"},
+		{"broadcast_mul of a one-element lhs: every stride 0, sc", &tensor.Case{Op: "broadcast_mul", Args: []tensor.Arg{{Tensor: floats(tensor.F32, []int{1}, 2)}, {Tensor: floats(tensor.F32, []int{2, 2}, iota(4)...)}}},
+			"bmul_f32_sc 1x2"},
+		{"clamp: maximum, then minimum, of broadcast scalars", &tensor.Case{Op: "clamp", Args: []tensor.Arg{{Tensor: ints(tensor.U8, []int{3}, 1, 100, 200)}, {Scalar: &tensor.Scalar{Text: "50", Kind: tensor.ScalarInt}}, {Scalar: &tensor.Scalar{Text: "150", Kind: tensor.ScalarInt}}}},
+			"bmaximum_u8_cs 1x1, bminimum_u8_cs 1x1"},
+		{"full: const_set over tiles", &tensor.Case{Op: "full", Attrs: tensor.Attrs{Shape: []int{2, 3}, Value: ptr("7u32")}},
+			"const_set_u32 1x3"},
 	}
 	for _, tt := range tests {
 		rec := &recorder{Device: NewSimDevice()}

@@ -4,7 +4,7 @@ import "math"
 
 // Twins of unary.metal: neg abs sign sqrt exp log floor ceil round sqr recip
 // copy for f32 f16 bf16, and copy for u8 u32 i64, each contiguous and
-// _strided. Each computes what candle's unary.metal computes: the op in
+// _strided; const_set for f32 f16 bf16 u8 u32 i64, contiguous and _strided. Each computes what candle's unary.metal computes: the op in
 // the element type (sqrt, exp and log of a half are the half overloads),
 // abs through float, recip as 1.0 / x in float.
 
@@ -35,6 +35,37 @@ func init() {
 	}
 	for _, t := range []mslType{tUchar, tUint, tLong} {
 		registerUnary("copy_"+t.String(), t, func(t mslType, x val) val { return x })
+	}
+	for _, t := range coreTypes {
+		register("unary", "const_set_"+t.String(), "ccb", twin{thread: constSet(t)})
+		register("unary", "const_set_"+t.String()+"_strided", "cccccb", twin{thread: constSetStrided(t)})
+	}
+}
+
+// constSet is const_set_contiguous<T>: out[i] = value for i = tid, tid +
+// step, ... (args: n, value, out).
+func constSet(t mslType) func([]Arg, uint32) {
+	return func(a []Arg, tid uint32) {
+		n, v := a[0].sizeT(), t.decode(a[1].Bytes)
+		step := (n + elemsPerThread(t) - 1) / elemsPerThread(t)
+		for i := uint64(tid); i < n; i += step {
+			store(a[2], t, i, v)
+		}
+	}
+}
+
+// constSetStrided is const_set_strided<T>: one thread per element, written
+// at its strided offset (args: n, rank, dims, strides, value, out).
+func constSetStrided(t mslType) func([]Arg, uint32) {
+	return func(a []Arg, tid uint32) {
+		if uint64(tid) >= a[0].sizeT() {
+			return
+		}
+		at, ok := stridedOffset(tid, a[1].sizeT(), a[2].sizeTIn, a[3].sizeTIn)
+		if !ok {
+			panic(memoryFault("const_set_strided: a store through dims or strides read past their arrays"))
+		}
+		store(a[5], t, uint64(at), t.decode(a[4].Bytes))
 	}
 }
 

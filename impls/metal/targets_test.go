@@ -2,6 +2,9 @@ package metal
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,5 +147,37 @@ func TestEveryAssumptionIsTouched(t *testing.T) {
 	}
 	if len(samples) != len(Assumptions) {
 		t.Errorf("%d samples for %d assumptions", len(samples), len(Assumptions))
+	}
+}
+
+// TestAssumptionsNamedExist checks that every "assumption NAME" the
+// package's sources mention (the twins name the assumption a value rests
+// on) is one of Assumptions, so that a renamed or dropped assumption
+// leaves no comment pointing at nothing.
+func TestAssumptionsNamedExist(t *testing.T) {
+	known := map[string]bool{}
+	for _, a := range Assumptions {
+		known[a.Name] = true
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sources: %v", err)
+	}
+	mention := regexp.MustCompile(`assumptions? ([a-z0-9]+(?:-[a-z0-9]+)+)`)
+	seen := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mention.FindAllStringSubmatch(string(src), -1) {
+			seen++
+			if !known[m[1]] {
+				t.Errorf("%s mentions assumption %s, which Assumptions does not list", f, m[1])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no source names an assumption: the pattern is wrong")
 	}
 }

@@ -17,6 +17,12 @@
 //
 // candle's host reaches the _strided kernels of sign and recip never: its
 // strided table lacks both.
+//
+// const_set_T writes one value into every element (Tensor::full's
+// const_set, unary.metal:68-95,223-276 at 2a13b0f3), for f32 f16 bf16 u8
+// u32 i64: the contiguous kernel in the loop above (out[i] = value), the
+// _strided one at out[strided_offset(tid, ...)]. The value is bound with
+// setBytes (candle's set_params of a scalar) to a `device const T &`.
 
 #include <metal_stdlib>
 using namespace metal;
@@ -93,6 +99,37 @@ template <typename T, typename OP>
         return;
     }
     out[tid] = op(in[strided_offset(tid, rank, dims, strides)]);
+}
+
+template <typename T>
+[[kernel]] void const_set_contiguous(
+    constant size_t &n,
+    device const T &value,
+    device T *out,
+    uint tid [[thread_position_in_grid]]
+) {
+    const uint w = elems_per_thread<T>();
+    const uint step = (n + w - 1) / w;
+    for (uint i = tid; i < n; i += step) {
+        out[i] = value;
+    }
+}
+
+// One thread per element, written at its strided offset.
+template <typename T>
+[[kernel]] void const_set_strided(
+    constant size_t &n,
+    constant size_t &rank,
+    constant size_t *dims,
+    constant size_t *strides,
+    device const T &value,
+    device T *out,
+    uint tid [[thread_position_in_grid]]
+) {
+    if (tid >= n) {
+        return;
+    }
+    out[strided_offset(tid, rank, dims, strides)] = value;
 }
 
 #define init_kernel(name, func, ...) \
@@ -181,3 +218,20 @@ init_kernel("copy_u32", unary_contiguous, uint32_t, u_copy)
 init_kernel("copy_u32_strided", unary_strided, uint32_t, u_copy)
 init_kernel("copy_i64", unary_contiguous, int64_t, u_copy)
 init_kernel("copy_i64_strided", unary_strided, int64_t, u_copy)
+
+init_kernel("const_set_f32", const_set_contiguous, float)
+init_kernel("const_set_f32_strided", const_set_strided, float)
+init_kernel("const_set_f16", const_set_contiguous, half)
+init_kernel("const_set_f16_strided", const_set_strided, half)
+#if defined(__HAVE_BFLOAT__)
+init_kernel("const_set_bf16", const_set_contiguous, bfloat)
+init_kernel("const_set_bf16_strided", const_set_strided, bfloat)
+#endif
+init_kernel("const_set_u8", const_set_contiguous, uint8_t)
+init_kernel("const_set_u8_strided", const_set_strided, uint8_t)
+init_kernel("const_set_u32", const_set_contiguous, uint32_t)
+init_kernel("const_set_u32_strided", const_set_strided, uint32_t)
+#if __METAL_VERSION__ >= 220
+init_kernel("const_set_i64", const_set_contiguous, int64_t)
+init_kernel("const_set_i64_strided", const_set_strided, int64_t)
+#endif
