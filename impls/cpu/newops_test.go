@@ -194,6 +194,8 @@ func TestNewOpsTable(t *testing.T) {
 			[]tensor.Arg{{Tensor: ints(tensor.I64, 1)}, scalar(tensor.ScalarInt, "18446744073709551616")}, tensor.Attrs{}, fail(tensor.OutOfRange)},
 		{"torch maximum of a number, however big", "no Scalar overload: TypeError first", "pytorch/cpu", "maximum",
 			[]tensor.Arg{{Tensor: ints(tensor.I64, 1)}, scalar(tensor.ScalarInt, "18446744073709551616")}, tensor.Attrs{}, fail(tensor.Other)},
+		{"torch clamp of an int by an int beyond int64", "checked conversion of the bound", "pytorch/cpu", "clamp",
+			[]tensor.Arg{{Tensor: ints(tensor.I64, 1)}, scalar(tensor.ScalarInt, "-9223372036854775809"), null()}, tensor.Attrs{}, fail(tensor.OutOfRange)},
 		{"jax int beyond int64", "OverflowError parsing a jitted argument", "jax/cpu-x64", "bitwise_and",
 			[]tensor.Arg{scalar(tensor.ScalarInt, "-9223372036854775809"), {Tensor: ints(tensor.U64, 1)}}, tensor.Attrs{}, fail(tensor.OutOfRange)},
 		{"jax where of an int beyond int64", "OverflowError parsing a jitted argument", "jax/cpu-x64", "where",

@@ -41,8 +41,8 @@ type clampPlan struct {
 	constant, nanFill bool
 }
 
-// pyClampSupports declines complex scalar bounds, ints outside int64 (but
-// in JAX), and what the model leaves unstated (see planClamp).
+// pyClampSupports declines complex scalar bounds, NumPy's ints outside
+// int64, and what the model leaves unstated (see planClamp).
 func pyClampSupports(p *profile, c *tensor.Case) bool {
 	if len(c.Args) != 3 || c.Args[0].Tensor == nil || !validTensor(c.Args[0].Tensor) {
 		return false
@@ -54,8 +54,8 @@ func pyClampSupports(p *profile, c *tensor.Case) bool {
 		if !validArg(a, true) {
 			return false
 		}
-		if a.Scalar != nil { // JAX's binary steps reject an int outside int64
-			if s, ok := parseScalarOrHuge(a.Scalar); !ok || s.huge && p.fw != fwJAX {
+		if a.Scalar != nil { // JAX's binary steps and PyTorch's checked conversion reject an int outside int64
+			if s, ok := parseScalarOrHuge(a.Scalar); !ok || s.huge && p.fw == fwNumPy {
 				return false
 			}
 		}
@@ -173,6 +173,11 @@ func (cp *clampPlan) planTorch(c *tensor.Case) (*clampPlan, *tensor.Outcome, boo
 		return cp, nil, true
 	}
 	for k := 1; k <= 2; k++ {
+		if cp.present[k] && cp.args[k].s.huge && d.IsFloat() {
+			return nil, nil, false // converted from its low 64 bits: not stated here
+		}
+	}
+	for k := 1; k <= 2; k++ {
 		if cp.present[k] && !torchNumberFits(cp.args[k].s, d) {
 			return nil, outcome(tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: value cannot be converted to type %s without overflow", torchName(d))), true
 		}
@@ -184,6 +189,9 @@ func (cp *clampPlan) planTorch(c *tensor.Case) (*clampPlan, *tensor.Outcome, boo
 // clamp's dtype d: an int within an integer dtype, a finite number within a
 // float dtype's largest finite magnitude (infinities and NaN convert).
 func torchNumberFits(s pyScalar, d tensor.DType) bool {
+	if s.huge { // an int outside int64 (an integer d: the caller declines a float one)
+		return false
+	}
 	if s.kind == tensor.ScalarInt && d.IsInt() {
 		return intFits(s.i, d)
 	}
