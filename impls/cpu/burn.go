@@ -164,7 +164,9 @@ func burnOpExists(op opID, kind byte) bool {
 }
 
 // burnBinarySupports declines what the model leaves unspecified for burn: a
-// bool scalar operand of a Float or Int tensor, and ndarray's integer pow.
+// bool scalar operand of a Float or Int tensor, and ndarray's integer pow;
+// and a complex scalar (no Rust literal: the case reaches the engine only
+// for a bitwise op or a shift).
 func burnBinarySupports(p *profile, c *tensor.Case) bool {
 	if x, y := c.Args[0], c.Args[1]; burnFlex(p) && !p.debug && x.Tensor != nil && y.Tensor != nil &&
 		burnTensorDType(p, x) != burnTensorDType(p, y) {
@@ -172,6 +174,9 @@ func burnBinarySupports(p *profile, c *tensor.Case) bool {
 	}
 	boolTensor := c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.Bool
 	for _, a := range c.Args {
+		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarComplex {
+			return false // Rust has no complex literal: the program does not compile
+		}
 		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool && !boolTensor {
 			return false
 		}

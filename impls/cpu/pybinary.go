@@ -25,7 +25,7 @@ func pyBinarySupports(p *profile, c *tensor.Case) bool {
 	for pos, a := range c.Args {
 		if a.Scalar != nil {
 			s, ok := parseScalarOrHuge(a.Scalar)
-			if !ok || s.huge && hugeIntOutcome(p, op, pos) == nil {
+			if !ok || s.huge && hugeIntOutcome(p, op, pos) == nil || s.kind == tensor.ScalarComplex && !complexRejected(p, op) {
 				return false
 			}
 		} else if a.Tensor.DType.IsComplex() && !complexRejected(p, op) {
@@ -70,8 +70,8 @@ func torchTensorOnly(op opID, pos int) bool {
 	return op == opMaximum || op == opMinimum || pos == 0 && (op == opFmod || op == opTruncDiv)
 }
 
-// complexBitwise is an op of a complex tensor that the framework does not
-// have (complexRejected: policies pytorch.coverage.no-kernel,
+// complexBitwise is an op of a complex tensor or number that the framework
+// does not have (complexRejected: policies pytorch.coverage.no-kernel,
 // python.bitwise.float, pytorch.maximum.complex): a TypeError in NumPy
 // before the shapes are looked at; in PyTorch and JAX the shapes broadcast
 // first, JAX parses its Python ints before that, and PyTorch refuses a
@@ -80,7 +80,7 @@ func torchTensorOnly(op opID, pos int) bool {
 func (b *binPlan) complexBitwise() (o *tensor.Outcome, ok bool) {
 	complexArg := false
 	for _, a := range b.args {
-		complexArg = complexArg || a.t != nil && a.t.DType.IsComplex()
+		complexArg = complexArg || a.t != nil && a.t.DType.IsComplex() || a.t == nil && a.s.kind == tensor.ScalarComplex
 	}
 	if !complexArg || !complexRejected(b.p, b.op) {
 		return nil, false

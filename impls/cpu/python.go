@@ -178,12 +178,16 @@ func parseScalar(s *tensor.Scalar) (pyScalar, bool) {
 }
 
 // parseScalarOrHuge is parseScalar that also reads a Python int outside
-// int64, as a huge scalar: the families whose framework rejects such an
-// int before anything else (PyTorch's "Overflow when unpacking long", JAX's
-// parse of a jitted argument) answer it.
+// int64, as a huge scalar, and a complex number (its kind only): the
+// families whose framework rejects such an operand before anything else
+// (PyTorch's "Overflow when unpacking long", JAX's parse of a jitted
+// argument, the bitwise ops of a complex number) answer it.
 func parseScalarOrHuge(s *tensor.Scalar) (pyScalar, bool) {
 	if v, ok := parseScalar(s); ok {
 		return v, true
+	}
+	if s.Kind == tensor.ScalarComplex { // its value is read by no family
+		return pyScalar{kind: tensor.ScalarComplex}, true
 	}
 	if _, ok := new(big.Int).SetString(s.Text, 10); ok && s.Kind == tensor.ScalarInt {
 		return pyScalar{kind: tensor.ScalarInt, huge: true}, true
