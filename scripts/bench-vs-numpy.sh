@@ -12,6 +12,7 @@ if ! $PY -c 'import numpy' 2>/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-numpy >/dev/null
 fi
 ops='AddI64|FloorDivI64|AddF32|CastF32ToF16|SumI32|SumU8|CatI64|CatRowsI64|WhereU8F32|BroadcastAddF32|MatmulF32'
+ops+='|WhereF32|ClampF32' # issue 16: the Python families' where and clip
 # OPENBLAS_* slow a current NumPy on some processors (see the env notes); elementwise
 # loops and reductions do not use BLAS, but unset them for this command alone.
 numpy=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $PY scripts/bench_numpy.py)

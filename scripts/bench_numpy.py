@@ -56,6 +56,8 @@ ops = {
     "CatRowsI64": lambda: np.concatenate((rows64, rows64), axis=1, out=o64rows),
     "WhereU8F32": lambda: np.where(cond, x32, y32),  # allocates its result, as the engine does
     "BroadcastAddF32": lambda: np.add(sq32, row32, out=o32sq),
+    "WhereF32": lambda: np.where(cond, x32, y32),  # the Python families' select (BenchmarkWhereF32)
+    "ClampF32": lambda: np.clip(x32, -0.5, 0.5, out=o32),
 }
 for name, f in ops.items():
     print(name, N, "%.3f" % median_ms(f))

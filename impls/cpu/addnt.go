@@ -2,17 +2,20 @@ package cpu
 
 import "unsafe"
 
-// Large contiguous adds of int64 and float32 (the benchmarked ones) are
-// memory-bound: their cost is the bytes moved. From streamMin elements per
-// call the output is written with non-temporal stores (addnt_amd64.s), which
-// skip reading every output cache line before overwriting it: a quarter less
-// traffic than a plain loop (measured on the 2-core development machine at
-// 2^24 elements: i64 8.1 ms instead of 11.8, f32 3.6 instead of 7.2). Below
-// it, and for the unaligned head and the tail, the plain generic kernel runs:
-// an output that fits in the caches is better left there for its reader.
+// Large adds of int64 and float32 (the benchmarked ones) are memory-bound:
+// their cost is the bytes moved. When an op's output has streamMin elements
+// or more, every kernel call writes its part with non-temporal stores
+// (addnt_amd64.s), which skip reading every output cache line before
+// overwriting it: a quarter less traffic than a plain loop (measured on the
+// 2-core development machine at 2^24 elements: i64 8.1 ms instead of 11.8,
+// f32 3.6 instead of 7.2). That holds for the calls of a contiguous op's
+// pieces and for the row-by-row calls of a broadcast one alike. Below it,
+// and for the unaligned head and the tail of each call, the plain generic
+// kernel runs: an output that fits in the caches is better left there for
+// its reader.
 
-// streamMin is the length from which an add streams its output (4 MB of
-// f32, 8 MB of i64: beyond what a core's share of the cache keeps).
+// streamMin is the output length from which an add streams (4 MB of f32,
+// 8 MB of i64: beyond what a core's share of the cache keeps).
 const streamMin = 1 << 20
 
 // kAddI64 is kAdd[int64] with streaming stores for long slices.
@@ -22,11 +25,21 @@ func kAddI64(dst, a, b []int64) fault {
 	if !haveStreamingAdd || len(dst) < streamMin {
 		return kAdd(dst, a, b)
 	}
+	return kAddI64Stream(dst, a, b)
+}
+
+// kAddI64Stream is kAdd[int64] with streaming stores for the aligned body
+// of any slice (amd64 only).
+//
+// Reference: kAdd[int64].
+func kAddI64Stream(dst, a, b []int64) fault {
 	a, b = a[:len(dst)], b[:len(dst)]
-	head := int(-uintptr(unsafe.Pointer(&dst[0]))&15) / 8
+	head := min(int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15)/8, len(dst))
 	body := (len(dst) - head) &^ 7
 	kAdd(dst[:head], a[:head], b[:head])
-	addI64NT(&dst[head], &a[head], &b[head], body)
+	if body > 0 {
+		addI64NT(&dst[head], &a[head], &b[head], body)
+	}
 	end := head + body
 	return kAdd(dst[end:], a[end:], b[end:])
 }
@@ -38,27 +51,42 @@ func kAddF32(dst, a, b []float32) fault {
 	if !haveStreamingAdd || len(dst) < streamMin {
 		return kAdd(dst, a, b)
 	}
+	return kAddF32Stream(dst, a, b)
+}
+
+// kAddF32Stream is kAdd[float32] with streaming stores for the aligned
+// body of any slice (amd64 only).
+//
+// Reference: kAdd[float32].
+func kAddF32Stream(dst, a, b []float32) fault {
 	a, b = a[:len(dst)], b[:len(dst)]
-	head := int(-uintptr(unsafe.Pointer(&dst[0]))&15) / 4
-	if head*4 != int(-uintptr(unsafe.Pointer(&dst[0]))&15) {
+	mis := int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 15)
+	if mis%4 != 0 {
 		return kAdd(dst, a, b) // not even 4-byte aligned: never from make
 	}
+	head := min(mis/4, len(dst))
 	body := (len(dst) - head) &^ 15
 	kAdd(dst[:head], a[:head], b[:head])
-	addF32NT(&dst[head], &a[head], &b[head], body)
+	if body > 0 {
+		addF32NT(&dst[head], &a[head], &b[head], body)
+	}
 	end := head + body
 	return kAdd(dst[end:], a[end:], b[end:])
 }
 
-// addKernel returns the add kernel for T: the streaming ones for int64 and
-// float32, the generic one otherwise.
-func addKernel[T number]() binaryKernel[T, T] {
+// addKernel returns the add kernel of an op whose output has n elements of
+// T: for int64 and float32 outputs of at least streamMin elements the
+// streaming ones, the generic one otherwise.
+func addKernel[T number](n int) binaryKernel[T, T] {
+	if !haveStreamingAdd || n < streamMin {
+		return kAdd[T]
+	}
 	var k any
 	switch any(T(0)).(type) {
 	case int64:
-		k = binaryKernel[int64, int64](kAddI64)
+		k = binaryKernel[int64, int64](kAddI64Stream)
 	case float32:
-		k = binaryKernel[float32, float32](kAddF32)
+		k = binaryKernel[float32, float32](kAddF32Stream)
 	default:
 		return kAdd[T]
 	}

@@ -88,7 +88,7 @@ func BenchmarkBroadcastAddF32(b *testing.B) {
 		l := newLayout([]int{rows, cols}, view{shape: []int{rows, cols}}, view{shape: []int{cols}})
 		b.ResetTimer()
 		for range b.N {
-			runBinary(e, &l, dst, x, row, addKernel[float32]())
+			runBinary(e, &l, dst, x, row, addKernel[float32](n))
 		}
 	})
 }

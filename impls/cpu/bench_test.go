@@ -8,7 +8,10 @@ import (
 
 // Benchmarks of the kernels DESIGN.md compares with NumPy (one thread,
 // 2^24 elements): i64 add into a preallocated output, i64 floor_divide, f32
-// add, f32 -> f16 cast, i32 sum (to i64), u8 sum. Each runs through the
+// add, f32 -> f16 cast, i32 sum (to i64), u8 sum, and the Python families'
+// where of f32 by a bool condition (np.where allocates its output, so the
+// benchmark does too) and clip of f32 by two numbers (the other ops of
+// issue 16 are in bench_newops_test.go). Each runs through the
 // engine's driver (the parallel split included) on contiguous operands, at
 // the default worker count ("") and on one worker ("/serial"), over a sweep
 // of sizes ending at 2^24. b.SetBytes counts the bytes read and written.
@@ -54,7 +57,7 @@ func BenchmarkAddI64(b *testing.B) {
 		l := contiguousLayout(n)
 		b.ResetTimer()
 		for range b.N {
-			runBinary(e, &l, dst, x, y, addKernel[int64]())
+			runBinary(e, &l, dst, x, y, addKernel[int64](n))
 		}
 	})
 }
@@ -69,7 +72,7 @@ func BenchmarkAddF32(b *testing.B) {
 		l := contiguousLayout(n)
 		b.ResetTimer()
 		for range b.N {
-			runBinary(e, &l, dst, x, y, addKernel[float32]())
+			runBinary(e, &l, dst, x, y, addKernel[float32](n))
 		}
 	})
 }
@@ -147,6 +150,40 @@ func BenchmarkSumU8(b *testing.B) {
 }
 
 var (
-	sinkI64 int64
-	sinkU64 uint64
+	sinkI64   int64
+	sinkU64   uint64
+	sinkWhere []float32
 )
+
+// BenchmarkWhereF32 is np.where(c, x, y) of f32 by a random bool c: the
+// select of 32-bit words, into a new output.
+func BenchmarkWhereF32(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	benchSweep(b, 13, func(b *testing.B, e *Engine, n int) {
+		c, x, y := make([]uint8, n), benchF32s(n), make([]float32, n)
+		for i := range c {
+			c[i], y[i] = uint8(r.IntN(2)), float32(r.NormFloat64())
+		}
+		l := newLayout([]int{n}, view{shape: []int{n}}, view{shape: []int{n}}, view{shape: []int{n}})
+		b.ResetTimer()
+		for range b.N {
+			dst := make([]float32, n)
+			runTernary(e, &l, asWords[uint32](dst), c, asWords[uint32](x), asWords[uint32](y), kWhere[uint32])
+			sinkWhere = dst
+		}
+	})
+}
+
+// BenchmarkClampF32 is np.clip(x, -0.5, 0.5, out=o) of standard normal f32
+// values (about 38% inside the bounds).
+func BenchmarkClampF32(b *testing.B) {
+	benchSweep(b, 8, func(b *testing.B, e *Engine, n int) {
+		x, dst := benchF32s(n), make([]float32, n)
+		l := newLayout([]int{n}, view{shape: []int{n}})
+		k := kClampConst[float32](-0.5, 0.5)
+		b.ResetTimer()
+		for range b.N {
+			runUnary(e, &l, dst, x, k)
+		}
+	})
+}

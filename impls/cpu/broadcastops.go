@@ -10,8 +10,9 @@ import (
 // candle's broadcast_add ... broadcast_minimum (case format, added 2026-12)
 // in the frameworks that always broadcast: PyTorch, NumPy and JAX spell
 // them as +, -, *, /, maximum and minimum of the same operands, so the
-// engine runs its binary family on them. candle, burn and tenferro decline
-// them here (candle's own broadcasting methods are not implemented yet).
+// engine runs its binary family on them. candle's own methods expand each
+// side to the broadcast shape (a stride-0 view, no copy) and run candle's
+// binary family; burn and tenferro decline them (the model states none).
 
 // asBroadcastBase returns c as the binary op a Python profile runs for a
 // broadcast_* case, or c itself.
@@ -62,38 +63,25 @@ func dimAt(shape []int, k int) int {
 	return shape[len(shape)-k]
 }
 
-// expanded materializes t broadcast to shape, row-major.
+// expanded is t broadcast to shape as a view of t's storage: broadcast
+// dims (t's size-1 dims and the new leading ones) get stride 0, the others
+// keep t's strides. Nothing is copied; the binary family's layout walks it.
 func expanded(t *tensor.Tensor, shape []int) *tensor.Tensor {
 	if slices.Equal(t.Shape, shape) {
 		return t
 	}
-	out := tensor.New(t.DType, shape...)
-	n := out.Len()
-	idx := make([]int, len(shape))
+	own := t.Strides
+	if own == nil {
+		own = tensor.ContiguousStrides(t.Shape)
+	}
+	strides := make([]int, len(shape))
 	off := len(shape) - len(t.Shape)
-	for i := 0; i < n; i++ {
-		src := 0
-		for k := off; k < len(shape); k++ {
-			d := t.Shape[k-off]
-			v := idx[k]
-			if d == 1 {
-				v = 0
-			}
-			src = src*d + v
-		}
-		if t.DType.IsComplex() {
-			out.SetComplex(i, t.Complex(src))
-		} else {
-			out.SetBits(i, t.Bits(src))
-		}
-		for k := len(shape) - 1; k >= 0; k-- {
-			if idx[k]++; idx[k] < shape[k] {
-				break
-			}
-			idx[k] = 0
+	for k := off; k < len(shape); k++ {
+		if t.Shape[k-off] != 1 {
+			strides[k] = own[k-off]
 		}
 	}
-	return out
+	return &tensor.Tensor{DType: t.DType, Shape: slices.Clone(shape), Strides: strides, Offset: t.Offset, Data: t.Data}
 }
 
 // candleFullSupports declines the half dtypes (half::from_f64 of the value
@@ -127,13 +115,15 @@ func candleFull(_ *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 }
 
 // newOpClass returns the class of an op added 2026-12 that the engine
-// implements with a family of its own (candle's broadcast_*, where_cond and
-// full; sort, argsort and mask_select; matmul and cat).
+// implements with a family of its own (broadcast_*, where, clamp, full;
+// sort, argsort and mask_select; matmul and cat; the shifts are binary ops
+// of ops.go).
 func newOpClass(name string) (tensor.OpClass, bool) {
 	info, ok := tensor.LookupOp(name)
 	switch {
 	case !ok:
 	case info.Class == tensor.ClassBroadcast || info.Class == tensor.ClassFull || info.Class == tensor.ClassWhere,
+		info.Class == tensor.ClassClamp,
 		info.Class == tensor.ClassSort || info.Class == tensor.ClassMaskSelect,
 		info.Class == tensor.ClassMatmul || info.Class == tensor.ClassCat:
 		return info.Class, true
@@ -142,14 +132,17 @@ func newOpClass(name string) (tensor.OpClass, bool) {
 }
 
 // laterAttrs reports the attrs added 2026-12 that the engine does not
-// implement yet: a dtype argument of a creation op, a reduction or cumsum,
-// and cumsum without a dim (the engine's families read an absent dim as 0).
-func laterAttrs(cl tensor.OpClass, c *tensor.Case) bool {
+// implement: a dtype argument of a creation op, a reduction or cumsum
+// (which the model states for no profile), and cumsum without a dim outside
+// PyTorch, NumPy and JAX (the Rust families read an absent dim as 0; the
+// model states no Rust cumsum without one).
+func laterAttrs(p *profile, cl tensor.OpClass, c *tensor.Case) bool {
 	switch cl {
 	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassReduce:
 		return c.Attrs.DType.Valid()
 	case tensor.ClassCumsum:
-		return c.Attrs.DType.Valid() || c.Attrs.Dim == nil
+		python := p.fw == fwPyTorch || p.fw == fwNumPy || p.fw == fwJAX
+		return c.Attrs.DType.Valid() || c.Attrs.Dim == nil && !python
 	}
 	return false
 }

@@ -148,11 +148,13 @@ func burnKind(d tensor.DType) byte {
 
 // burnOpExists reports whether burn spells op for the kind (policy
 // burn.binary.kinds): no //, no trunc_div, Bool only ==, !=, Float no
-// bitwise ops, Int no fmod.
+// bitwise ops and no shifts, Int no fmod.
 func burnOpExists(op opID, kind byte) bool {
 	switch {
 	case op == opFloorDiv || op == opTruncDiv:
 		return false
+	case op.isShift(): // policy burn.flex.shift-wrapping: Int only
+		return kind == 'i'
 	case kind == 'b':
 		return op == opEq || op == opNe
 	case kind == 'f':
@@ -162,7 +164,9 @@ func burnOpExists(op opID, kind byte) bool {
 }
 
 // burnBinarySupports declines what the model leaves unspecified for burn: a
-// bool scalar operand of a Float or Int tensor, and ndarray's integer pow.
+// bool scalar operand of a Float or Int tensor, and ndarray's integer pow;
+// and a complex scalar (no Rust literal: the case reaches the engine only
+// for a bitwise op or a shift).
 func burnBinarySupports(p *profile, c *tensor.Case) bool {
 	if x, y := c.Args[0], c.Args[1]; burnFlex(p) && !p.debug && x.Tensor != nil && y.Tensor != nil &&
 		burnTensorDType(p, x) != burnTensorDType(p, y) {
@@ -170,6 +174,9 @@ func burnBinarySupports(p *profile, c *tensor.Case) bool {
 	}
 	boolTensor := c.Args[0].Tensor != nil && c.Args[0].Tensor.DType == tensor.Bool
 	for _, a := range c.Args {
+		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarComplex {
+			return false // Rust has no complex literal: the program does not compile
+		}
 		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarBool && !boolTensor {
 			return false
 		}
@@ -294,6 +301,9 @@ func burnCompare[T number](e *Engine, op opID, x, y *tensor.Tensor, l *layout, s
 // remainder-divisor-sign), powi is wrapping_pow(b as u32). ndarray's I64 is
 // native Rust (burn.int64-native): the model leaves an overflowing + - *
 // open, MIN / -1 and a zero divisor panic, and remainder is computed in f64.
+// Shifts compute in i64 by the count modulo 64 on both devices (ndarray's
+// counts of 64 or more are left open, a negative one leaves the whole op
+// open: burn.ndarray.shift).
 func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tensor, l *layout, shape []int) tensor.Outcome {
 	if op.isComparison() {
 		return burnCompare[T](e, op, x, y, l, shape)
@@ -314,6 +324,10 @@ func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tenso
 		k = kXor[T]
 	case opPow:
 		k = kPowU32[T]
+	case opShl:
+		k = kShlWrap64[T]
+	case opShr:
+		k = kShrWrap64[T]
 	case opDiv:
 		k = kTruncDiv[T]
 	case opRem:
@@ -327,6 +341,8 @@ func burnIntBinary[T integer](e *Engine, p *profile, op opID, x, y *tensor.Tenso
 	dst := make([]T, l.n)
 	f := runBinary(e, l, dst, xs, ys, k)
 	switch {
+	case f&faultNegShift != 0 && !burnFlex(p): // policy burn.ndarray.shift: b.elem::<u32>() of a negative count
+		return tensor.UnsupportedOutcome("tfuzz: unspecified for burn: a negative shift count on ndarray")
 	case f&faultZeroDiv != 0 && op == opRem:
 		return tensor.PanicOutcome("%s", msgRemZero)
 	case f&faultZeroDiv != 0:

@@ -57,8 +57,8 @@ func candleBinary(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		return tensor.UnsupportedOutcome("candle 0.11 has no remainder (no Rem for Tensor, no remainder / fmod)")
 	case op == opTruncDiv:
 		return tensor.UnsupportedOutcome("candle has no trunc_div: its integer / truncates")
-	case op.isBitwise():
-		return tensor.UnsupportedOutcome("candle 0.11 has no bitwise ops on Tensor")
+	case op.isBitwise() || op.isShift():
+		return tensor.UnsupportedOutcome("candle 0.11 has no bitwise ops (and no shifts) on Tensor")
 	}
 	a, b := c.Args[0], c.Args[1]
 	switch {

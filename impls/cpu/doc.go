@@ -14,7 +14,8 @@
 //  1. Engine.Eval finds the profile record (profile.go) and the op (ops.go),
 //     and hands the case to the profile's family for the op's class: the
 //     binary, unary and cast families of the Python frameworks live in
-//     pybinary.go, pyunary.go and pycast.go.
+//     pybinary.go, pyunary.go and pycast.go; where, clamp and full (ops
+//     added 2026-12) in pywhere.go, pyclamp.go and pyfull.go.
 //  2. The family plans the op once, from dtypes, shapes and attrs only: the
 //     result dtype, the dtype the arithmetic is computed in, how each operand
 //     is converted to it, and every error, panic, crash or unsupported
@@ -33,11 +34,12 @@
 //     as a fault bit and writes some value; the family then decides, per
 //     profile, whether the fault is an error, a crash or a defined value
 //     (fixed up in a second, rare pass).
-//  5. The driver (iter.go) walks the broadcast iteration space: dimensions
-//     that are contiguous for every operand are merged; when every operand is
-//     contiguous the kernel runs over whole rows; a broadcast or strided
-//     operand is gathered (or filled once, when it is a broadcast scalar)
-//     into a small per-worker tile.
+//  5. The driver (iter.go, drive.go: one, two or three inputs) walks the
+//     broadcast iteration space: dimensions that are contiguous for every
+//     operand are merged; when every operand is contiguous the kernel runs
+//     over whole rows; a broadcast or strided operand is gathered (or
+//     filled once, when it is a broadcast scalar) into a small per-worker
+//     tile.
 //  6. Above a threshold (1<<16 elements by default) the output index range is
 //     split across goroutines (parallel.go). Elementwise results do not
 //     depend on the split; fault bits are merged and, where the first

@@ -83,3 +83,46 @@ func binaryRange[T, R any](l *layout, dst []R, a, b []T, k binaryKernel[T, R], l
 	})
 	return f
 }
+
+// ternaryKernel computes dst[i] = f(a[i], b[i], c[i]) over equal-length
+// slices: where's select (a the condition) and clamp (a the input, b and c
+// the bounds).
+type ternaryKernel[A, T, R any] func(dst []R, a []A, b, c []T) fault
+
+// runTernary computes dst (row-major over l, len l.n) from the storages a, b
+// and c of the layout's three inputs.
+func runTernary[A, T, R any](e *Engine, l *layout, dst []R, a []A, b, c []T, k ternaryKernel[A, T, R]) fault {
+	if l.n == 0 {
+		return 0
+	}
+	if l.contiguous() {
+		oa, ob, oc := l.offsets[0], l.offsets[1], l.offsets[2]
+		return e.parallel(l.n, func(lo, hi int) fault {
+			return k(dst[lo:hi], a[oa+lo:oa+hi], b[ob+lo:ob+hi], c[oc+lo:oc+hi])
+		})
+	}
+	return e.parallel(l.n, func(lo, hi int) fault { return ternaryRange(l, dst, a, b, c, k, lo, hi) })
+}
+
+// ternaryRange computes the output elements [lo, hi) of a ternary op in
+// the calling goroutine, gathering each operand whose row is not
+// contiguous into a tile.
+func ternaryRange[A, T, R any](l *layout, dst []R, a []A, b, c []T, k ternaryKernel[A, T, R], lo, hi int) fault {
+	r := l.rank - 1
+	sa, sb, sc := l.strides[0][r], l.strides[1][r], l.strides[2][r]
+	var ta tile[A]
+	var tb, tc tile[T]
+	var f fault
+	l.walk(lo, hi, func(o int, pos *[maxIn]int, n int) {
+		pa, pb, pc := pos[0], pos[1], pos[2]
+		for n > 0 {
+			m := n
+			if sa != 1 || sb != 1 || sc != 1 {
+				m = min(n, tileLen)
+			}
+			f |= k(dst[o:o+m], ta.get(a, pa, sa, m), tb.get(b, pb, sb, m), tc.get(c, pc, sc, m))
+			o, pa, pb, pc, n = o+m, pa+m*sa, pb+m*sb, pc+m*sc, n-m
+		}
+	})
+	return f
+}

@@ -129,7 +129,7 @@ func (e *Engine) plan(p *profile, c *tensor.Case) (run func() tensor.Outcome, ok
 		return nil, false
 	}
 	f := p.families[cl]
-	if f == nil || !wellFormed(cl, c) || laterAttrs(cl, c) {
+	if f == nil || !wellFormed(cl, c) || laterAttrs(p, cl, c) {
 		return nil, false
 	}
 	c, out, v := spellViews(p, cl, c)

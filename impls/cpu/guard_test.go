@@ -124,6 +124,10 @@ func TestKernelsStayInTheirOutput(t *testing.T) {
 	}
 	guardBinary(t, "streaming add i64", streamSizes, i64, kAddI64)
 	guardBinary(t, "streaming add f32", streamSizes, f32, kAddF32)
+	if haveStreamingAdd {
+		guardBinary(t, "streamed rows i64", boundarySizes, i64, kAddI64Stream)
+		guardBinary(t, "streamed rows f32", boundarySizes, f32, kAddF32Stream)
+	}
 
 	for name, k := range map[string]unaryKernel[int64, int64]{"neg": kNeg[int64], "abs": kAbsInt[int64],
 		"sign": kSignInt[int64], "square": kSquare[int64], "not": kBitNot[int64], "copy": kCopy[int64]} {

@@ -8,8 +8,8 @@ import "github.com/tfuzz/tfuzz/tensor"
 // the output and every input are merged, so that a contiguous op (or a
 // contiguous operand against a broadcast scalar) is one row.
 
-// maxIn is the most inputs an elementwise op has.
-const maxIn = 2
+// maxIn is the most inputs an elementwise op has (where and clamp have 3).
+const maxIn = 3
 
 // view is an input's geometry: shape, element strides (nil: row-major) and
 // offset into its storage. A Python scalar is a 0-dim view of one element.

@@ -94,7 +94,7 @@ func pyMatmulSupports(p *profile, c *tensor.Case) bool {
 	case fwNumPy:
 		return numpyPromote[a.DType][b.DType] != tensor.BF16
 	case fwJAX:
-		return jaxResultType(pyOperand{dtype: a.DType}, pyOperand{dtype: b.DType}, p.x64) != tensor.Bool
+		return jaxResultType(p.x64, pyOperand{dtype: a.DType}, pyOperand{dtype: b.DType}) != tensor.Bool
 	}
 	return true
 }
@@ -136,7 +136,7 @@ func pyMatmulEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		if g.k != g.kb {
 			return tensor.ErrorOutcome(tensor.ShapeMismatch, "TypeError: dot_general requires contracting dimensions to have the same shape, got (%d,) and (%d,).", g.k, g.kb)
 		}
-		d = jaxResultType(pyOperand{dtype: a.DType}, pyOperand{dtype: b.DType}, p.x64)
+		d = jaxResultType(p.x64, pyOperand{dtype: a.DType}, pyOperand{dtype: b.DType})
 	}
 	return tensor.ValueOutcome(matmulTensors(e, a, b, d, g))
 }

@@ -7,7 +7,7 @@ import "github.com/tfuzz/tfuzz/tensor"
 // its cases at and around each, so that the product command, not only this
 // package's tests, reaches the split, the summation orders and the tiles.
 func (e *Engine) PathSizes() []tensor.PathSize {
-	elementwise := opsOfClass(tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast)
+	elementwise := opsOfClass(tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp)
 	reductions := opsOfClass(tensor.ClassReduce)
 	sums := []string{"sum", "mean"}
 	floats := []tensor.DType{tensor.F16, tensor.BF16, tensor.F32, tensor.F64}

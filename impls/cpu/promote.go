@@ -112,9 +112,9 @@ type pyOperand struct {
 // each class is promoted within itself; a lower class only counts when it is
 // of a higher category (bool < integer < float). ok is false on a promotion
 // error.
-func torchResultType(a, b pyOperand) (tensor.DType, bool) {
+func torchResultType(ops ...pyOperand) (tensor.DType, bool) {
 	var slots [3]tensor.DType // dimensioned, 0-dim, wrapped
-	for _, o := range [2]pyOperand{a, b} {
+	for _, o := range ops {
 		k, d := 0, o.dtype
 		switch {
 		case o.scalar:
@@ -166,55 +166,63 @@ func torchCombine(higher, lower tensor.DType) (tensor.DType, bool) {
 }
 
 // numpyResultType promotes the arrays (0-dim arrays are ordinary), then
-// applies a weak Python scalar (policy numpy.promote.nep50-weak-scalars).
-func numpyResultType(a, b pyOperand) tensor.DType {
-	t, s := a, b
-	if a.scalar {
-		t, s = b, a
-	}
-	if !s.scalar {
-		return numpyPromote[a.dtype][b.dtype]
-	}
-	r := t.dtype
-	switch s.kind {
-	case tensor.ScalarInt:
-		if r == tensor.Bool {
-			return tensor.I64
-		}
-	case tensor.ScalarFloat:
+// applies the weak Python scalars (policy numpy.promote.nep50-weak-scalars):
+// an int makes a bool result int64, a float makes a bf16 result f32 and a
+// non-float one f64. Invalid when only Python ints and bools take part (no
+// array to take the type of).
+func numpyResultType(ops ...pyOperand) tensor.DType {
+	r := tensor.Invalid
+	for _, o := range ops {
 		switch {
-		case r == tensor.BF16:
-			return tensor.F32
-		case !r.IsFloat():
-			return tensor.F64
+		case o.scalar:
+		case r == tensor.Invalid:
+			r = o.dtype
+		default:
+			r = numpyPromote[r][o.dtype]
+		}
+	}
+	for _, o := range ops {
+		switch {
+		case !o.scalar:
+		case o.kind == tensor.ScalarInt && r == tensor.Bool:
+			r = tensor.I64
+		case o.kind == tensor.ScalarFloat && r == tensor.BF16:
+			r = tensor.F32
+		case o.kind == tensor.ScalarFloat && !r.IsFloat():
+			r = tensor.F64
 		}
 	}
 	return r
 }
 
-// jaxResultType joins the operands in JAX's lattice; a Python int or float
-// is weak (it takes the other side's dtype when that is of its kind or
-// higher), a Python bool is a strong bool. Inputs are already narrowed
+// jaxResultType joins the operands in JAX's lattice (policy
+// jax.promote.lattice): the arrays and Python bools (a strong bool), then
+// the weak Python ints and floats, which take the strong side's dtype when
+// it is of their kind or higher (an int makes bool int64, a float makes an
+// integer f64; alone they are int64 and f64). Inputs are already narrowed
 // without x64, and the result is narrowed.
-func jaxResultType(a, b pyOperand, x64 bool) tensor.DType {
-	t, s := a, b
-	if a.scalar {
-		t, s = b, a
-	}
-	var r tensor.DType
-	switch {
-	case !s.scalar:
-		r = jaxPromote[a.dtype][b.dtype]
-	case s.kind == tensor.ScalarBool:
-		r = t.dtype
-	case s.kind == tensor.ScalarInt:
-		r = t.dtype
-		if r == tensor.Bool {
-			r = tensor.I64
+func jaxResultType(x64 bool, ops ...pyOperand) tensor.DType {
+	r := tensor.Invalid
+	for _, o := range ops {
+		d := o.dtype
+		switch {
+		case o.scalar && o.kind != tensor.ScalarBool:
+			continue
+		case o.scalar:
+			d = tensor.Bool
 		}
-	default:
-		r = t.dtype
-		if !r.IsFloat() {
+		if r == tensor.Invalid {
+			r = d
+		} else {
+			r = jaxPromote[r][d]
+		}
+	}
+	for _, o := range ops {
+		switch {
+		case !o.scalar:
+		case o.kind == tensor.ScalarInt && (r == tensor.Invalid || r == tensor.Bool):
+			r = tensor.I64
+		case o.kind == tensor.ScalarFloat && !r.IsFloat():
 			r = tensor.F64
 		}
 	}

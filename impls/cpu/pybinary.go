@@ -21,16 +21,86 @@ func pyBinarySupports(p *profile, c *tensor.Case) bool {
 		y.DType == tensor.U64 && len(y.Data) > y.Offset && int64(y.Data[y.Offset]) < 0 {
 		return false
 	}
-	for _, a := range c.Args {
+	op := parseOp(c.Op)
+	for pos, a := range c.Args {
 		if a.Scalar != nil {
-			if _, ok := parseScalar(a.Scalar); !ok {
+			s, ok := parseScalarOrHuge(a.Scalar)
+			if !ok || s.huge && hugeIntOutcome(p, op, pos) == nil || s.kind == tensor.ScalarComplex && !complexRejected(p, op) {
 				return false
 			}
-		} else if a.Tensor.DType.IsComplex() {
+		} else if a.Tensor.DType.IsComplex() && !complexRejected(p, op) {
 			return false
 		}
 	}
 	return true
+}
+
+// complexRejected reports the ops a framework has no complex form of, so
+// that a complex tensor operand is a dtype error the engine answers
+// without complex arithmetic: the bitwise ops and shifts everywhere, and
+// PyTorch's maximum and minimum (policy pytorch.maximum.complex).
+func complexRejected(p *profile, op opID) bool {
+	return op.isBitwise() || op.isShift() || p.fw == fwPyTorch && (op == opMaximum || op == opMinimum)
+}
+
+// hugeIntOutcome is the outcome of a Python int outside int64 at operand
+// pos, for the frameworks that reject it first: PyTorch after its check
+// for a number where a tensor must be (policy pytorch.scalar.int64-range:
+// "Overflow when unpacking long"), JAX when it parses the jitted argument
+// (jax.scalar.int-out-of-range; not pow's exponent, which it does not
+// parse). nil where the engine does not state it (NumPy, which takes ints
+// up to 2**64 - 1 for uint64).
+func hugeIntOutcome(p *profile, op opID, pos int) *tensor.Outcome {
+	switch {
+	case p.fw == fwPyTorch && torchTensorOnly(op, pos):
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(op)))
+	case p.fw == fwPyTorch:
+		return outcome(tensor.ErrorOutcome(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long"))
+	case p.fw == fwJAX && !(op == opPow && pos == 1):
+		return jaxIntOverflow(p, pyScalar{kind: tensor.ScalarInt, huge: true})
+	}
+	return nil
+}
+
+// torchTensorOnly reports a Python number at position pos where the torch
+// function spelling op takes a tensor only (policy
+// pytorch.binary.tensor-only): torch.maximum and torch.minimum take none,
+// torch.fmod and torch.div(rounding_mode=) one only as the second argument.
+func torchTensorOnly(op opID, pos int) bool {
+	return op == opMaximum || op == opMinimum || pos == 0 && (op == opFmod || op == opTruncDiv)
+}
+
+// complexBitwise is an op of a complex tensor or number that the framework
+// does not have (complexRejected: policies pytorch.coverage.no-kernel,
+// python.bitwise.float, pytorch.maximum.complex): a TypeError in NumPy
+// before the shapes are looked at; in PyTorch and JAX the shapes broadcast
+// first, JAX parses its Python ints before that, and PyTorch refuses a
+// Python number of torch.maximum before anything. ok is false when no
+// operand is complex.
+func (b *binPlan) complexBitwise() (o *tensor.Outcome, ok bool) {
+	complexArg := false
+	for _, a := range b.args {
+		complexArg = complexArg || a.t != nil && a.t.DType.IsComplex() || a.t == nil && a.s.kind == tensor.ScalarComplex
+	}
+	if !complexArg || !complexRejected(b.p, b.op) {
+		return nil, false
+	}
+	noLoop := outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "%s is not defined for complex operands", opName(b.op)))
+	if b.p.fw == fwNumPy {
+		return noLoop, true
+	}
+	if pos := b.scalarArg(); b.p.fw == fwPyTorch && pos >= 0 && torchTensorOnly(b.op, pos) {
+		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(b.op))), true
+	}
+	if pos := b.scalarArg(); b.p.fw == fwJAX && pos >= 0 {
+		if o := jaxIntOverflow(b.p, b.args[pos].s); o != nil {
+			return o, true
+		}
+	}
+	if o := b.broadcast(); o != nil {
+		return o, true
+	}
+	return noLoop, true
 }
 
 // binArg is one operand: a tensor as the framework holds it, or a scalar.
@@ -86,10 +156,15 @@ func pyBinaryEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	b := &binPlan{p: p, op: op, opmath: -1, predSelect: -1}
 	for k, a := range c.Args {
 		if a.Scalar != nil {
-			b.args[k].s, _ = parseScalar(a.Scalar)
+			if b.args[k].s, _ = parseScalarOrHuge(a.Scalar); b.args[k].s.huge {
+				return *hugeIntOutcome(p, op, k)
+			}
 		} else {
 			b.args[k].t = pyInput(p, a.Tensor)
 		}
+	}
+	if o, ok := b.complexBitwise(); ok {
+		return *o
 	}
 	var o *tensor.Outcome
 	switch p.fw {
@@ -181,17 +256,14 @@ func (b *binPlan) setDTypes(common, intDiv tensor.DType) {
 
 // usesIntLoopForBool lists the ops NumPy and JAX run on integers for bools.
 func (b *binPlan) usesIntLoopForBool() bool {
-	return b.op == opFloorDiv || b.op == opRem || b.op == opFmod || b.op == opPow
+	return b.op == opFloorDiv || b.op == opRem || b.op == opFmod || b.op == opPow || b.op.isShift()
 }
 
 // ---------------------------------------------------------------- PyTorch
 
 func (b *binPlan) torchPrepare() *tensor.Outcome {
 	pos := b.scalarArg()
-	// policy pytorch.binary.tensor-only: torch.maximum/minimum take no
-	// Python number; torch.fmod and torch.div(rounding_mode=) take one only
-	// as the second argument.
-	if pos >= 0 && (b.op == opMaximum || b.op == opMinimum || pos == 0 && (b.op == opFmod || b.op == opTruncDiv)) {
+	if pos >= 0 && torchTensorOnly(b.op, pos) {
 		return outcome(tensor.ErrorOutcome(tensor.Other, "TypeError: %s(): argument must be Tensor", opName(b.op)))
 	}
 	if b.op == opSub { // policy pytorch.sub.bool
@@ -306,7 +378,7 @@ func (b *binPlan) numpyPrepare() *tensor.Outcome {
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: numpy boolean subtract is not supported"))
 	case b.usesIntLoopForBool() && common == tensor.Bool: // policy numpy.bool-as-int8
 		b.compute, b.result = tensor.I8, tensor.I8
-	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
+	case (b.op.isBitwise() || b.op.isShift()) && common.IsFloat(): // policies python.bitwise.float, numpy.shift.out-of-range
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: ufunc '%s' not supported for the input types", opName(b.op)))
 	}
 	return b.broadcast()
@@ -323,16 +395,10 @@ func intFits(v int64, d tensor.DType) bool {
 // ---------------------------------------------------------------- JAX
 
 func (b *binPlan) jaxPrepare() *tensor.Outcome {
-	pos := b.scalarArg()
 	// a Python int exponent of ** is not parsed as a jitted argument
-	if pos >= 0 && b.args[pos].s.kind == tensor.ScalarInt && !(b.op == opPow && pos == 1) {
-		limit := tensor.I32
-		if b.p.x64 {
-			limit = tensor.I64
-		}
-		if !intFits(b.args[pos].s.i, limit) { // policy jax.scalar.int-out-of-range
-			return outcome(tensor.ErrorOutcome(tensor.OutOfRange,
-				"OverflowError: An overflow was encountered while parsing an argument to a jitted computation"))
+	if pos := b.scalarArg(); pos >= 0 && !(b.op == opPow && pos == 1) {
+		if o := jaxIntOverflow(b.p, b.args[pos].s); o != nil {
+			return o
 		}
 	}
 	if b.op == opPow {
@@ -340,7 +406,7 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 			return o
 		}
 	}
-	common := jaxResultType(b.args[0].promo(), b.args[1].promo(), b.p.x64)
+	common := jaxResultType(b.p.x64, b.args[0].promo(), b.args[1].promo())
 	intDiv := tensor.F32
 	if common.Bits() == 64 { // to_inexact_dtype
 		intDiv = tensor.F64
@@ -355,7 +421,7 @@ func (b *binPlan) jaxPrepare() *tensor.Outcome {
 	case b.usesIntLoopForBool() && common == tensor.Bool: // policy jax.bool-as-int32
 		b.compute, b.result = tensor.I32, tensor.I32
 		b.jaxFmodRaw = true
-	case b.op.isBitwise() && common.IsFloat(): // policy python.bitwise.float
+	case (b.op.isBitwise() || b.op.isShift()) && common.IsFloat(): // policies python.bitwise.float, jax.shift.out-of-range
 		return outcome(tensor.ErrorOutcome(tensor.UnsupportedDType, "TypeError: %s does not accept dtype %s", opName(b.op), pyName(common)))
 	case b.compute.IsFloat() && (b.op == opMul || b.op == opDiv):
 		b.predSelect = b.boolOperandSelected()
@@ -385,6 +451,21 @@ func (b *binPlan) boolOperandSelected() int {
 		}
 	}
 	return -1
+}
+
+// jaxIntOverflow is the error of a Python int a jitted JAX function cannot
+// parse, beyond int32 without x64 and int64 with it (policy
+// jax.scalar.int-out-of-range), or nil.
+func jaxIntOverflow(p *profile, s pyScalar) *tensor.Outcome {
+	limit := tensor.I32
+	if p.x64 {
+		limit = tensor.I64
+	}
+	if s.kind != tensor.ScalarInt || !s.huge && intFits(s.i, limit) {
+		return nil
+	}
+	return outcome(tensor.ErrorOutcome(tensor.OutOfRange,
+		"OverflowError: An overflow was encountered while parsing an argument to a jitted computation"))
 }
 
 // jaxIntegerPow takes jnp.power's lax.integer_pow path when the exponent is

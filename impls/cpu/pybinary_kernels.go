@@ -19,7 +19,7 @@ func runInt[T integer](e *Engine, b *binPlan) tensor.Outcome {
 	var k binaryKernel[T, T]
 	switch b.op {
 	case opAdd:
-		k = addKernel[T]()
+		k = addKernel[T](l.n)
 	case opSub:
 		k = kSub[T]
 	case opMul:
@@ -30,6 +30,10 @@ func runInt[T integer](e *Engine, b *binPlan) tensor.Outcome {
 		k = kOr[T]
 	case opBitXor:
 		k = kXor[T]
+	case opShl: // policies pytorch.shift.out-of-range, numpy.shift.out-of-range, jax.shift.out-of-range
+		k = kShl[T]
+	case opShr:
+		k = kShr[T]
 	case opMaximum:
 		k = kMaxInt[T]
 	case opMinimum:
@@ -214,7 +218,7 @@ func floatKernel[T floating](b *binPlan) binaryKernel[T, T] {
 	pos := b.scalarArg()
 	switch b.op {
 	case opAdd:
-		return addKernel[T]()
+		return addKernel[T](tensor.NumElements(b.shape))
 	case opSub:
 		return kSub[T]
 	case opMul:

@@ -44,11 +44,14 @@ func (b *binPlan) run(e *Engine) tensor.Outcome {
 }
 
 // view returns operand k's geometry.
-func (b *binPlan) view(k int) view {
-	if b.args[k].isScalar() {
+func (b *binPlan) view(k int) view { return b.args[k].view() }
+
+// view returns the operand's geometry (a scalar is one element everywhere).
+func (a *binArg) view() view {
+	if a.isScalar() {
 		return scalarView
 	}
-	return viewOf(b.args[k].t)
+	return viewOf(a.t)
 }
 
 // layout returns the iteration space of the output over both operands.
@@ -56,39 +59,45 @@ func (b *binPlan) layout() layout { return newLayout(b.shape, b.view(0), b.view(
 
 // operand returns operand k's storage converted to dtype d in
 // representation T: a tensor's every word, or a scalar's one element.
-func operand[T number](b *binPlan, k int, d tensor.DType) []T {
-	a := &b.args[k]
+func operand[T number](b *binPlan, k int, d tensor.DType) []T { return argAs[T](b.p, &b.args[k], d) }
+
+// argAs returns a's storage converted to dtype d in representation T: a
+// tensor's every word, or a scalar's one element.
+func argAs[T number](p *profile, a *binArg, d tensor.DType) []T {
 	if !a.isScalar() {
 		return loadInput[T](a.t, d)
 	}
-	v := []T{0}
-	switch {
-	case a.s.kind == tensor.ScalarBool || !d.IsFloat() && a.s.kind == tensor.ScalarInt:
-		v[0] = T(a.s.i) // ints wrap to the dtype
-	default:
-		v[0] = T(b.scalarFloat(a.s, d))
+	return []T{scalarAs[T](p, a.s, d)}
+}
+
+// scalarAs converts the Python scalar s to dtype d in representation T:
+// a bool is 0 or 1, an int wraps to an integer dtype, and a number becomes
+// a float dtype as scalarFloat says.
+func scalarAs[T number](p *profile, s pyScalar, d tensor.DType) T {
+	if s.kind == tensor.ScalarBool || !d.IsFloat() && s.kind == tensor.ScalarInt {
+		return T(s.i) // ints wrap to the dtype
 	}
-	return v
+	return T(scalarFloat(p, s, d))
 }
 
 // scalarFloat converts a Python int or float to the float dtype d as the
 // framework does: PyTorch converts the wrapped int64 (to f16/bf16 through
 // f32), JAX the weak int32/int64 it parsed, NumPy goes through a Python
 // float (ml_dtypes' bf16 through a C long and f32); a float rounds once (JAX without x64 parses it as f32 first).
-func (b *binPlan) scalarFloat(s pyScalar, d tensor.DType) float64 {
+func scalarFloat(p *profile, s pyScalar, d tensor.DType) float64 {
 	if s.kind == tensor.ScalarFloat {
 		f := s.f
-		if b.p.fw == fwJAX && !b.p.x64 { // policy jax.scalar.float-parsed-as-default
+		if p.fw == fwJAX && !p.x64 { // policy jax.scalar.float-parsed-as-default
 			f = float64(float32(f))
 		}
 		return roundTo(f, d)
 	}
 	switch {
-	case b.p.fw == fwNumPy && d == tensor.BF16:
+	case p.fw == fwNumPy && d == tensor.BF16:
 		return intToFloat(s.i, d) // ml_dtypes reads a C long, then builds bf16 from a float
-	case b.p.fw == fwNumPy:
+	case p.fw == fwNumPy:
 		return roundTo(float64(s.i), d)
-	case b.p.fw == fwJAX && !b.p.x64:
+	case p.fw == fwJAX && !p.x64:
 		return intToFloat(int64(int32(s.i)), d)
 	}
 	return intToFloat(s.i, d)

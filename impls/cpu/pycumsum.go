@@ -24,6 +24,11 @@ func pyCumsumEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	dim := 0
 	if c.Attrs.Dim != nil {
 		dim = *c.Attrs.Dim
+	} else { // policy python.cumsum.no-dim
+		if p.fw == fwPyTorch {
+			return tensor.ErrorOutcome(tensor.Other, "TypeError: cumsum() missing required argument 'dim'")
+		}
+		x = flattened(x)
 	}
 	d, zeroDim, o, failed := pyRedDim(p, opCumsum, &dim, x.Rank())
 	if failed {
@@ -245,4 +250,16 @@ func scanIntSplit[T integer](e *Engine, dst []uint64, xs []T) {
 		offs[k-1] = 0 // zoo: the carry loop stopped one piece short
 	}
 	e.splitRun(len(xs), func(piece, lo, hi int) { scanInt(dst[lo:hi], xs[lo:hi], offs[piece]) })
+}
+
+// flattened is x as a 1-D tensor of its elements in row-major order
+// (NumPy's and JAX's cumsum without an axis): a contiguous x keeps its
+// storage, a strided view is copied.
+func flattened(x *tensor.Tensor) *tensor.Tensor {
+	f := *x
+	if x.Strides != nil {
+		f = *x.Contiguous()
+	}
+	f.Shape, f.Strides, f.View = []int{x.Len()}, nil, nil
+	return &f
 }

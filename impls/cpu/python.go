@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -25,19 +26,31 @@ var x32Narrowed = map[tensor.DType]tensor.DType{
 // pyInput returns t as the framework holds it after creation from host data:
 // JAX without x64 stores 64-bit data in 32 bits (policy
 // jax.x32.narrow-inputs): integers keep their low 32 bits, which is the
-// same words read as the narrow dtype; f64 rounds to f32.
+// same words read as the narrow dtype; f64 (and each part of a c128) rounds
+// to f32.
 func pyInput(p *profile, t *tensor.Tensor) *tensor.Tensor {
 	if p.fw != fwJAX || p.x64 || narrow32(t.DType) == t.DType {
 		return t
 	}
 	n := *t
 	n.DType = narrow32(t.DType)
-	if t.DType == tensor.F64 {
+	if t.DType == tensor.F64 || t.DType == tensor.C128 {
 		n.Data = make([]uint64, len(t.Data))
 		for i, w := range t.Data {
 			n.Data[i] = uint64(math.Float32bits(float32(math.Float64frombits(w))))
 		}
 	}
+	return &n
+}
+
+// pyInputDType is pyInput's dtype and geometry without its elements (the
+// storage is t's, unconverted): what a family plans with.
+func pyInputDType(p *profile, t *tensor.Tensor) *tensor.Tensor {
+	if p.fw != fwJAX || p.x64 || narrow32(t.DType) == t.DType {
+		return t
+	}
+	n := *t
+	n.DType = narrow32(t.DType)
 	return &n
 }
 
@@ -87,6 +100,10 @@ func torchName(d tensor.DType) string {
 		return "Float"
 	case tensor.F64:
 		return "Double"
+	case tensor.C64:
+		return "ComplexFloat"
+	case tensor.C128:
+		return "ComplexDouble"
 	}
 	return d.String()
 }
@@ -129,6 +146,9 @@ type pyScalar struct {
 	kind tensor.ScalarKind
 	i    int64   // int: the value (the text fits int64); bool: 0 or 1
 	f    float64 // float: the literal parsed as float64; bool, int: the value
+	// huge: an int outside int64 (i and f unset), which only the checks
+	// that reject it read (parseScalarOrHuge)
+	huge bool
 }
 
 // parseScalar parses s; ok is false for an int outside int64 or bad text.
@@ -153,6 +173,24 @@ func parseScalar(s *tensor.Scalar) (pyScalar, bool) {
 			return pyScalar{}, false
 		}
 		return pyScalar{kind: s.Kind, f: v}, true
+	}
+	return pyScalar{}, false
+}
+
+// parseScalarOrHuge is parseScalar that also reads a Python int outside
+// int64, as a huge scalar, and a complex number (its kind only): the
+// families whose framework rejects such an operand before anything else
+// (PyTorch's "Overflow when unpacking long", JAX's parse of a jitted
+// argument, the bitwise ops of a complex number) answer it.
+func parseScalarOrHuge(s *tensor.Scalar) (pyScalar, bool) {
+	if v, ok := parseScalar(s); ok {
+		return v, true
+	}
+	if s.Kind == tensor.ScalarComplex { // its value is read by no family
+		return pyScalar{kind: tensor.ScalarComplex}, true
+	}
+	if _, ok := new(big.Int).SetString(s.Text, 10); ok && s.Kind == tensor.ScalarInt {
+		return pyScalar{kind: tensor.ScalarInt, huge: true}, true
 	}
 	return pyScalar{}, false
 }

@@ -136,6 +136,32 @@ func TestStreamingAddMatchesReference(t *testing.T) {
 	}
 }
 
+// TestStreamingRowsMatchReference runs the kernels a large op streams
+// every call with (a broadcast op's rows, a tile) at every small length,
+// the streamed body empty, partial and whole, at every 4-byte alignment.
+func TestStreamingRowsMatchReference(t *testing.T) {
+	if !haveStreamingAdd {
+		return // addKernel never returns them here
+	}
+	r := rand.New(rand.NewPCG(1, 3))
+	for shift := range 4 {
+		checkTwin(t, "streamed rows i64", boundarySizes, func(n int) ([]int64, []int64) {
+			return randInts[int64](r, n+shift), randInts[int64](r, n+shift)
+		}, func(dst, a, b []int64) fault {
+			k := min(shift%2, len(dst))
+			kAdd(dst[:k], a[:k], b[:k])
+			return kAddI64Stream(dst[k:], a[k:], b[k:])
+		}, func(a, b int64) int64 { return a + b })
+		checkTwin(t, "streamed rows f32", boundarySizes, func(n int) ([]float32, []float32) {
+			return randFloats[float32](r, n+shift), randFloats[float32](r, n+shift)
+		}, func(dst, a, b []float32) fault {
+			k := min(shift, len(dst))
+			kAdd(dst[:k], a[:k], b[:k])
+			return kAddF32Stream(dst[k:], a[k:], b[k:])
+		}, func(a, b float32) float32 { return a + b })
+	}
+}
+
 // divRef is floor, trunc, Python and C remainders computed with math/big.
 func divRef(op opID, a, b int64) int64 {
 	x, y := big.NewInt(a), big.NewInt(b)

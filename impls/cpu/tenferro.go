@@ -139,7 +139,7 @@ func tfBinarySupports(p *profile, c *tensor.Case) bool {
 		return d.IsInt() || (d.IsFloat() || d.IsComplex()) && finite
 	}
 	switch op {
-	case opFloorDiv, opTruncDiv, opFmod, opBitAnd, opBitOr, opBitXor:
+	case opFloorDiv, opTruncDiv, opFmod, opBitAnd, opBitOr, opBitXor, opShl, opShr:
 		return false
 	}
 	a, b := x.Tensor.DType, y.Tensor.DType

@@ -50,6 +50,10 @@ func torchMissingKernel(op opID, d tensor.DType) string {
 			return "abs_cpu"
 		case opSign:
 			return "sign_cpu"
+		case opShl:
+			return "lshift_cpu"
+		case opShr:
+			return "rshift_cpu"
 		}
 	case d == tensor.Bool:
 		switch op {
@@ -67,6 +71,10 @@ func torchMissingKernel(op opID, d tensor.DType) string {
 			return "div_trunc_cpu"
 		case opPow:
 			return "pow"
+		case opShl:
+			return "lshift_cpu"
+		case opShr:
+			return "rshift_cpu"
 		}
 	case d.IsFloat() || d.IsComplex():
 		switch op {
@@ -78,6 +86,10 @@ func torchMissingKernel(op opID, d tensor.DType) string {
 			return "bitwise_xor_cpu"
 		case opBitNot:
 			return "bitwise_not_cpu"
+		case opShl:
+			return "lshift_cpu"
+		case opShr:
+			return "rshift_cpu"
 		}
 	}
 	return ""
