@@ -61,7 +61,9 @@ var gaps = []gap{
 			c.Args[1].Scalar != nil && c.Args[1].Scalar.Kind == tensor.ScalarBool)
 	}},
 	{"NumPy's bf16 matmul (ml_dtypes registers no matmul loop) and cat of bf16 among three or more dtypes", func(fw framework) bool { return fw == fwNumPy },
-		func(c *tensor.Case) bool { return (c.Op == "matmul" || c.Op == "cat" && len(c.Args) > 2) && hasDType(c, tensor.BF16) }},
+		func(c *tensor.Case) bool {
+			return (c.Op == "matmul" || c.Op == "cat" && len(c.Args) > 2) && hasDType(c, tensor.BF16)
+		}},
 	{"JAX's bool matmul, and pow by a u64 0-dim exponent of 2^63 or more", func(fw framework) bool { return fw == fwJAX },
 		func(c *tensor.Case) bool {
 			return c.Op == "matmul" && hasDType(c, tensor.Bool) || c.Op == "pow" && len(c.Args) == 2 && argDType(c.Args[1]) == tensor.U64
