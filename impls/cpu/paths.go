@@ -21,6 +21,9 @@ func (e *Engine) PathSizes() []tensor.PathSize {
 		// sumorder.go pairwiseSum: in order below 8, eight accumulators up
 		// to 128, halves above (NumPy's pairwise_sum of a float axis)
 		{Name: "pairwise blocks", Elements: 128, Dim: true, Ops: sums, Profiles: numpy, DTypes: floats},
+		// sumorder.go torchOuterSum and torchInnerSum: a row of at least one
+		// Vectorized (8 f32, 16 f16 or bf16 values) sums lane by lane
+		{Name: "sum vectors", Elements: 2 * torchVecBytes / 4, Dim: true, Ops: sums, Profiles: torch, DTypes: floats},
 		// sumorder.go torchMultiRow: the cascade folds level 0 every 16 rows
 		// of 4 vectors (512 f32 values), level 1 every 256 rows
 		{Name: "cascade level 1", Elements: 16 * 4 * torchVecBytes / 4, Dim: true, Ops: sums, Profiles: torch, DTypes: floats},

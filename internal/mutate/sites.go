@@ -172,15 +172,10 @@ func fileSites(fset *token.FileSet, f *ast.File, path string, info *types.Info) 
 	base := filepath.Base(path)
 	for _, decl := range f.Decls {
 		name := declName(decl)
-		ordinal := map[string]int{}
+		var sites []Mutant
 		add := func(pos token.Pos, old, new, kind string) {
-			key := old + "→" + new
-			ordinal[key]++
 			p := fset.Position(pos)
-			out = append(out, Mutant{
-				ID:   fmt.Sprintf("%s:%s:%s#%d", base, name, key, ordinal[key]),
-				File: path, Line: p.Line, Offset: p.Offset, Old: old, New: new, Kind: kind,
-			})
+			sites = append(sites, Mutant{File: path, Line: p.Line, Offset: p.Offset, Old: old, New: new, Kind: kind})
 		}
 		var visit func(ast.Node) bool
 		visit = func(n ast.Node) bool {
@@ -235,8 +230,21 @@ func fileSites(fset *token.FileSet, f *ast.File, path string, info *types.Info) 
 			return true
 		}
 		ast.Inspect(decl, visit)
+		// IDs number each kind of change in source order within the
+		// declaration (the walk visits an outer operator before the inner
+		// ones to its left)
+		sort.SliceStable(sites, func(i, j int) bool { return sites[i].Offset < sites[j].Offset })
+		ordinal := map[string]int{}
+		for _, m := range sites {
+			key := m.Old + "→" + m.New
+			if strings.TrimSpace(m.New) == "" {
+				key = m.Old + "→∅" // a removed token (a space keeps the columns)
+			}
+			ordinal[key]++
+			m.ID = fmt.Sprintf("%s:%s:%s#%d", base, name, key, ordinal[key])
+			out = append(out, m)
+		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return out
 }
 
