@@ -602,12 +602,7 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 	for _, f := range fields {
 		field := "attrs." + f.Name
 		if !op.takesAttr(f.Name) {
-			names := op.attrNames()
-			takes := "no attrs"
-			if len(names) > 0 {
-				takes = "only " + strings.Join(names, ", ")
-			}
-			return a, errAt(field, "%s takes no attr %q (it takes %s%s)", op.Name, f.Name, takes, attrHint(f.Name, names))
+			return a, errAt(field, "%s", op.noAttr(f.Name))
 		}
 		switch f.Name {
 		case "dim", "rank", "tolerance_ulps":
@@ -813,6 +808,16 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 		return o, errAt(field, "an outcome has exactly one of value, error, panic, crash, unsupported (got %d)", forms)
 	}
 	return o, nil
+}
+
+// noAttr says that op takes no attr name, and which attrs it takes.
+func (op OpInfo) noAttr(name string) string {
+	names := op.attrNames()
+	takes := "no attrs"
+	if len(names) > 0 {
+		takes = "only " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s takes no attr %q (it takes %s%s)", op.Name, name, takes, attrHint(name, names))
 }
 
 // attrHint names the attr meant by a name other frameworks use ("axis").

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,6 +56,13 @@ func TestExitCodes(t *testing.T) {
 	amplified := writeFile(t, "amplified.jsonl", `{"op": "add", "args": [{"dtype": "i8", "shape": [65536, 1], "data": [`+
 		strings.Repeat("1,", 65535)+`1]}, {"dtype": "i8", "shape": [1, 65536], "data": [`+strings.Repeat("1,", 65535)+`1]}]}`+"\n")
 	emptyDim := writeFile(t, "empty-dim.jsonl", `{"op": "sum", "args": [{"dtype": "u8", "shape": [0, 16777216, 16777216], "data": []}], "attrs": {"dim": 0}}`+"\n")
+	// a literal of 300 rows of one element broadcast against a row of
+	// 65536: the literal's shape is known only once it is evaluated
+	literalRows := `[` + strings.Repeat(`[1], `, 299) + `[1]]`
+	stepAmplified := writeFile(t, "step-amplified.jsonl", `{"format": 2, "args": [{"dtype": "u8", "shape": [1, 65536], "data": [`+
+		strings.Repeat("1,", 65535)+`1]}], "steps": [{"op": "from_literal", "args": [], "attrs": {"literal": "`+literalRows+`"}}, `+
+		`{"op": "broadcast_add", "args": [{"step": 0}, {"arg": 0}]}]}`+"\n")
+	deep := "neg(i8" + strings.Repeat("[", 100000) + "1" + strings.Repeat("]", 100000) + ")"
 	seed42 := `{"tfuzz": "0.1.0", "seed": 42, "shard": 0, "shards": 1, "next": 10}`
 	locked := t.TempDir()
 	lock, err := campaign.LockDir(locked, "a test")
@@ -84,9 +92,14 @@ func TestExitCodes(t *testing.T) {
 		{"try: a result over the limit", []string{"try", "index_select(i8[[" + strings.Repeat("1, ", 65535) + "1]], i64[" + strings.Repeat("0, ", 65535) + "0]) dim=0"},
 			exitUsage, "OutOfRange: its result would have up to 4294967296 elements"},
 		{"try", []string{"try", "-p", "numpy", "floor_div(i8[-128], i8[-1])"}, exitClean, "python.int.min-by-minus-one"},
+		{"try: lists nested 100000 deep", []string{"try", deep}, exitUsage,
+			fmt.Sprintf(`%q... (%d bytes): neg argument 1: at column 16: lists nested deeper than 9 levels`, deep[:60], len(deep))},
+		{"try: an attr the op does not take", []string{"try", "sum(u8[1]) axis=0"}, exitUsage,
+			`sum takes no attr "axis" (it takes only dim, keepdim, tolerance_ulps, dtype; axis is called dim here)`},
 
 		{"eval: result amplified past 2^24 elements", []string{"eval", "-p", "numpy", amplified}, exitUsage, "OutOfRange: its result would have up to 4294967296 elements"},
 		{"eval: a reduction of an empty dim amplified to 2^48", []string{"eval", emptyDim}, exitUsage, "up to 281474976710656 elements"},
+		{"eval: a step amplifies a result of unknown shape", []string{"eval", stepAmplified}, exitUsage, "OutOfRange: its result would have up to"},
 		{"eval: budget flag", []string{"eval", "--max-case-mb", "0", good}, exitUsage, "--max-case-mb must be positive"},
 		{"eval: unknown backend", []string{"eval", "--backend", "cpux", good}, exitUsage, `did you mean "cpu"`},
 		{"eval: unknown op lists near ones", []string{"eval", "--op", "floordiv", good}, exitUsage, `did you mean "floor_div"`},
