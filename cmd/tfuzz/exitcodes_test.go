@@ -202,6 +202,55 @@ func TestHostileIDStaysInOut(t *testing.T) {
 	}
 }
 
+// TestReportOutWritesNoSymlinkTarget: symbolic links planted in a report
+// folder (one someone sent) do not lead report --out's writes elsewhere: a
+// link where report.md goes is replaced, a linked repro folder refused.
+func TestReportOutWritesNoSymlinkTarget(t *testing.T) {
+	root := t.TempDir()
+	victim := filepath.Join(root, "victim")
+	if err := os.MkdirAll(victim, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(victim, "secret")
+	if err := os.WriteFile(secret, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := func(t *testing.T, name, target string) string {
+		out := t.TempDir()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(out, name)); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	tests := []struct {
+		name, link, target string
+		code               int
+		output             string
+	}{
+		{"report.md a link to a file", "report.md", secret, exitDiverged, "1 findings: wrote"},
+		{"repro a link to a folder", "repro", victim, exitUsage, "repro is a symbolic link"},
+		{"repro/<id> a link to a folder", "repro/finding-e6d332c3", victim, exitUsage, "finding-e6d332c3 is a symbolic link"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := linked(t, tt.link, tt.target)
+			code, stdout, stderr := runTfuzz(t, "report", "--out", out, exampleCampaign+"/findings/numpy-add-i32-i32-value-e6d332c3.jsonl")
+			if code != tt.code || !strings.Contains(stdout+stderr, tt.output) {
+				t.Errorf("exit %d, want %d with %q\n%s%s", code, tt.code, tt.output, stdout, stderr)
+			}
+			if data, err := os.ReadFile(secret); err != nil || string(data) != "keep me\n" {
+				t.Errorf("the link's target was written: %q, %v", data, err)
+			}
+			if entries, _ := os.ReadDir(victim); len(entries) != 1 {
+				t.Errorf("report wrote into the linked folder: %v", entries)
+			}
+		})
+	}
+}
+
 // TestMainJobContinues: tfuzz with no command, run twice, continues the
 // campaign in tfuzz-out instead of replacing its checkpoint.
 func TestMainJobContinues(t *testing.T) {
