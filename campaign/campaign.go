@@ -90,6 +90,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	if err != nil {
 		return Stats{}, &InputError{err}
 	}
+	banner(cfg, st) // once the folder, its checkpoint and its findings are read
 	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.NewGen(cfg.Gen), ctx: ctx}
 	r.aimTargets()
 	r.next.Store(st.Next)

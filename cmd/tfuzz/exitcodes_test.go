@@ -110,12 +110,18 @@ func TestExitCodes(t *testing.T) {
 		{"run: resume a checkpoint without fields", run("--resume", "--out", checkpointDir(t, `{"seed": 42}`)), exitUsage, "shard: missing"},
 		{"run: resume a negative next", run("--resume", "--out",
 			checkpointDir(t, `{"seed": 42, "shard": 0, "shards": 1, "next": -5}`)), exitUsage, "next: want a case count >= 0, got -5"},
+		{"run: resume a next past any campaign", run("--resume", "--out",
+			checkpointDir(t, `{"seed": 42, "shard": 0, "shards": 1, "next": 9223372036854775807}`)), exitUsage, "next: want a case count below 2^53"},
+		{"run: resume a checkpoint that is no object", run("--resume", "--out", checkpointDir(t, `[]`)), exitUsage, "state.json:1: want a JSON object, got array"},
 		{"run: resume a corrupt checkpoint", run("--resume", "--out", checkpointDir(t, `{"seed": 42,`)), exitUsage, "state.json:1"},
 		{"run: a new campaign over a checkpoint", run("--out", checkpointDir(t, seed42)), exitUsage, "--resume"},
 		{"run: --force starts over", run("--force", "--seed", "3", "--out", checkpointDir(t, seed42)), exitClean, "seed 3"},
 		{"run: resume and force", run("--resume", "--force"), exitUsage, "contradict"},
 		{"run: a folder in use", run("--out", locked), exitUsage, "in use by another tfuzz process (pid"},
 		{"run: out is a file", run("--out", file), exitUsage, "output folder"},
+		{"run: resume a folder with a corrupt finding", run("--resume", "--out", filepath.Dir(filepath.Dir(
+			hostileFinding(t, checkpointDir(t, seed42),
+				`"profile":"numpy"`, `"profile":7`)))), exitUsage, "x.jsonl:1: finding"},
 		{"run: a corrupt finding in the folder", run("--force", "--out", filepath.Dir(filepath.Dir(
 			hostileFinding(t, t.TempDir(), `"profile":"numpy"`, `"profile":7`)))), exitUsage, "x.jsonl:1: finding"},
 		{"run: no backend for the profile", run("-p", "candle/metal"), exitUsage, "no backend claims"},
@@ -260,12 +266,18 @@ func TestMainJobContinues(t *testing.T) {
 		t.Fatalf("first run: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, stderr := runTfuzz(t, args...)
-	if code != exitClean || !strings.Contains(stderr, "tfuzz-out holds a campaign: continuing it") ||
-		!strings.Contains(stderr, "resuming the campaign in tfuzz-out at case 30") {
+	if code != exitClean || !strings.Contains(stderr, "resuming the campaign in tfuzz-out at case 30") {
 		t.Errorf("second run: exit %d\n%s%s", code, out, stderr)
 	}
 	st, err := campaign.ReadState("tfuzz-out")
 	if err != nil || st.Next != 60 {
 		t.Errorf("checkpoint %+v (%v), want 60 cases done", st, err)
+	}
+	// flags of another campaign: refused, saying how to start one, and
+	// without a word of continuing
+	code, out, stderr = runTfuzz(t, append(args, "--seed", "7")...)
+	if code != exitUsage || !strings.Contains(stderr, "tfuzz-out holds another campaign: tfuzz-out/state.json: the campaign there has seed") ||
+		!strings.Contains(stderr, "--force to start a new one there") || strings.Contains(stderr, "resuming") || strings.Contains(stderr, "continuing") {
+		t.Errorf("another seed: exit %d\n%s%s", code, out, stderr)
 	}
 }
