@@ -105,4 +105,9 @@ func TestBudgetCheck(t *testing.T) {
 	if err := DefaultBudget.Check(unary, 18); err == nil {
 		t.Error("18 outcomes of 2^23 elements held at once fit the default budget")
 	}
+	// 2^24 result and 8192 input elements are 320 KiB over 640 MiB
+	just := &Case{Op: "add", Args: []Arg{{Tensor: New(I8, 4096, 1)}, {Tensor: New(I8, 1, 4096)}}}
+	if err := DefaultBudget.Check(just, 1); err == nil || !strings.Contains(err.Error(), "needs about 641 MiB") {
+		t.Errorf("just over the budget: got %v, want it said as 641 MiB", err)
+	}
 }

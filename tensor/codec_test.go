@@ -205,6 +205,23 @@ func TestDecodeMemoryIsLinear(t *testing.T) {
 	}
 }
 
+// TestReaderSkipsAByteOrderMark: a file an editor saved with a UTF-8 BOM
+// and CRLF line ends reads as without them; a BOM on a later line is an error.
+func TestReaderSkipsAByteOrderMark(t *testing.T) {
+	good := `{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1]}]}`
+	r := NewReader(strings.NewReader("\xef\xbb\xbf"+good+"\r\n"+good+"\r\n"), "bom.jsonl")
+	for i := 0; i < 2; i++ {
+		if c, err := r.Next(); err != nil || c.Op != "neg" {
+			t.Fatalf("case %d: %v, %v", i+1, c, err)
+		}
+	}
+	r = NewReader(strings.NewReader(good+"\n\xef\xbb\xbf"+good+"\n"), "bom.jsonl")
+	r.Next()
+	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "bom.jsonl:2: invalid JSON") {
+		t.Errorf("a BOM on line 2: got %v", err)
+	}
+}
+
 func TestReaderNamesFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bad.jsonl")

@@ -77,11 +77,19 @@ func NewReader(r io.Reader, name string) *Reader {
 	return &Reader{name: name, sc: sc}
 }
 
-// Next returns the next case, or io.EOF at the end. Blank lines are skipped.
+// utf8BOM is the byte order mark some editors write at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// Next returns the next case, or io.EOF at the end. Blank lines are skipped,
+// and so is a UTF-8 byte order mark at the start of the stream.
 func (r *Reader) Next() (*Case, error) {
 	for r.sc.Scan() {
 		r.line++
-		text := bytes.TrimSpace(r.sc.Bytes())
+		line := r.sc.Bytes()
+		if r.line == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		text := bytes.TrimSpace(line)
 		if len(text) == 0 {
 			continue
 		}
@@ -179,8 +187,11 @@ func rawString(data json.RawMessage, field string) (string, error) {
 
 func rawInt(data json.RawMessage, field string) (int, error) {
 	v, err := strconv.ParseInt(string(bytes.TrimSpace(data)), 10, 64)
-	if err != nil || v < math.MinInt32 || v > math.MaxInt32 {
+	if err != nil {
 		return 0, errAt(field, "want an integer, got %s", preview(data))
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, errAt(field, "want an integer of 32 bits, got %s", preview(data))
 	}
 	return int(v), nil
 }
