@@ -138,6 +138,8 @@ func TestExitCodes(t *testing.T) {
 		{"repro: a folder", []string{"repro", exampleCampaign}, exitUsage, `backend "planted" is not available here`},
 		{"repro: an exec backend is not run", []string{"repro", hostileFinding(t, t.TempDir(), `"backend":"planted"`, `"backend":"exec:touch /tmp/tfuzz-pwned"`)},
 			exitUsage, "exec:touch /tmp/tfuzz-pwned"},
+		{"repro: an exec command that would rewrite the terminal is shown quoted", []string{"repro", hostileFinding(t, t.TempDir(), `"backend":"planted"`,
+			`"backend":"exec:touch /tmp/tfuzz-pwned\u001b[2K\rexec:true"`)}, exitUsage, `"exec:touch /tmp/tfuzz-pwned\x1b[2K\rexec:true"`},
 		{"repro: unknown profile", []string{"repro", hostileFinding(t, t.TempDir(), `"profile":"numpy"`, `"profile":"numpy/x"`)},
 			exitUsage, `finding.profile: unknown profile "numpy/x"`},
 		{"repro: against a backend that has the bug fixed", []string{"repro", "--backend", "cpu", exampleFinding}, exitClean, "fixed"},

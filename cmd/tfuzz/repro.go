@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/adapter"
@@ -65,6 +67,18 @@ func runRepro(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return code
 }
 
+// printable is s as it reads, or Go-quoted when it holds a control
+// character or invalid UTF-8: a command from a file someone sent must not
+// rewrite the terminal line that shows it ("\x1b[2K\r").
+func printable(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
 // reproOne replays one finding file and returns its exit code.
 func reproOne(ctx context.Context, path, backend string, allowExec bool, budget tensor.Budget, stdout, stderr io.Writer) int {
 	sf, err := campaign.ReadFinding(path)
@@ -78,7 +92,7 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 	}
 	if adapter.IsExec(name) && backend == "" && !allowExec {
 		fmt.Fprintf(stderr, "tfuzz repro: %s: the finding's backend runs a command:\n    %s\n"+
-			"  not run: give --allow-exec if you trust this file, or --backend to replay it elsewhere\n", path, name)
+			"  not run: give --allow-exec if you trust this file, or --backend to replay it elsewhere\n", path, printable(name))
 		return exitUsage
 	}
 	if err := budget.Check(sf.Case, 2); err != nil { // the model's outcome and the backend's
