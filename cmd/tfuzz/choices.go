@@ -24,7 +24,11 @@ func checkProfiles(flag string, names []string) error {
 func checkOps(flag string, names []string) error {
 	for _, op := range names {
 		if _, ok := tensor.LookupOp(op); !ok {
-			return fmt.Errorf("%s: unknown op %q (%s)", flag, op, tensor.Choices(op, tensor.OpNames(), "tfuzz ops"))
+			err := fmt.Errorf("unknown op %q (%s)", op, tensor.Choices(op, tensor.OpNames(), "tfuzz ops"))
+			if flag != "" {
+				err = fmt.Errorf("%s: %w", flag, err)
+			}
+			return err
 		}
 	}
 	return nil

@@ -155,8 +155,10 @@ func TestExitCodes(t *testing.T) {
 		{"import-crash: no such file", []string{"import-crash", "/nonexistent"}, exitUsage, "no such file"},
 
 		{"profiles: stray argument", []string{"profiles", "x"}, exitUsage, "unexpected arguments"},
-		{"ops: unknown op", []string{"ops", "matmull"}, exitUsage, `unknown op "matmull"`},
-		{"ops: one op in full", []string{"ops", "cast"}, exitClean, "attr to          dtype, required: the target dtype"},
+		{"ops: unknown op", []string{"ops", "matmull"}, exitUsage, `tfuzz ops: unknown op "matmull"`},
+		{"ops: one op in full", []string{"ops", "cast"}, exitClean, "  attr to             dtype, required: the target dtype\n" +
+			"  attr mode           \"cast\" or \"convert\", optional"},
+		{"ops: an op without attrs", []string{"ops", "where"}, exitClean, "  condition        tensor\n"},
 		{"rules: nothing matches", []string{"rules", "nosuch."}, exitUsage, `no rule starts with "nosuch."`},
 	}
 	for _, tt := range tests {
