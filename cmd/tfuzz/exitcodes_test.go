@@ -103,6 +103,7 @@ func TestExitCodes(t *testing.T) {
 		{"eval: a dim past 32 bits", []string{"eval", writeFile(t, "dim.jsonl", `{"op": "sum", "args": [{"dtype": "u8", "shape": [1], "data": [1]}], "attrs": {"dim": -9223372036854775808}}`+"\n")},
 			exitUsage, "attrs.dim: want an integer of 32 bits, got -9223372036854775808"},
 		{"eval: a file with a byte order mark", []string{"eval", "-p", "numpy", writeFile(t, "bom.jsonl", "\xef\xbb\xbf"+addCase+"\r\n")}, exitClean, "numpy"},
+		{"eval: no exceptions file", []string{"eval", "--check", "--exceptions", "/nonexistent/x.txt", good}, exitUsage, "--exceptions: open /nonexistent/x.txt"},
 		{"eval: budget flag", []string{"eval", "--max-case-mb", "0", good}, exitUsage, "--max-case-mb must be positive"},
 		{"eval: unknown backend", []string{"eval", "--backend", "cpux", good}, exitUsage, `did you mean "cpu"`},
 		{"eval: unknown op lists near ones", []string{"eval", "--op", "floordiv", good}, exitUsage, `did you mean "floor_div"`},
