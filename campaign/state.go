@@ -160,6 +160,9 @@ const maxNext = 1 << 53
 // readState reads and checks dir/state.json: every field present and in range.
 func readState(dir string) (*state, error) {
 	path := filepath.Join(dir, stateFile)
+	if err := CheckRegular(path); err != nil {
+		return nil, err // a FIFO would block the read
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

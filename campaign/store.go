@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -203,11 +202,10 @@ func (fi FindingInfo) check() error {
 
 // ReadFindings reads every finding of a campaign output folder, sorted by path.
 func ReadFindings(outDir string) ([]*StoredFinding, error) {
-	files, err := filepath.Glob(filepath.Join(outDir, FindingsDir, "*.jsonl"))
+	files, err := JSONLFiles(filepath.Join(outDir, FindingsDir))
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	var out []*StoredFinding
 	for _, f := range files {
 		sf, err := ReadFinding(f)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/adapter"
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
@@ -206,6 +207,9 @@ func caseFiles(args []string) ([]string, error) {
 				return err
 			}
 			if !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+				if err := campaign.CheckRegular(path); err != nil {
+					return err
+				}
 				found = append(found, path)
 			}
 			return nil
