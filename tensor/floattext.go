@@ -52,6 +52,9 @@ func ParseFloatText(s string) (float64, error) {
 	if s == "" || strings.ContainsAny(s, "_ ") || strings.EqualFold(strings.TrimLeft(s, "+-"), "nan") {
 		return 0, fmt.Errorf("%q is not a float", s)
 	}
+	if v, ok := parseTinyDecimal(s); ok {
+		return v, nil
+	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		var ne *strconv.NumError
