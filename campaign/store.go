@@ -189,7 +189,7 @@ func ReadFinding(path string) (*StoredFinding, error) {
 func (fi FindingInfo) check() error {
 	switch {
 	case !tensor.KnownProfile(fi.Profile):
-		return fmt.Errorf("profile: unknown profile %q (%s)", fi.Profile, tensor.Choices(fi.Profile, tensor.Profiles, ""))
+		return fmt.Errorf("profile: unknown profile %s (%s)", tensor.Quote(fi.Profile), tensor.Choices(fi.Profile, tensor.Profiles, ""))
 	case strings.TrimSpace(fi.Backend) == "":
 		return fmt.Errorf("backend: missing")
 	case fi.Signature == "":

@@ -148,6 +148,16 @@ func TestDecodeErrors(t *testing.T) {
 		{"complex pair", `{"op": "neg", "args": [` + tensor("c64", "[1]", `[["1"]]`) + `]}`, "args[0].data[0]", "want [re, im]"},
 		{"literal over the limit", `{"op": "from_literal", "args": [], "attrs": {"literal": "` + strings.Repeat("[", MaxLiteralBytes+1) + `"}}`,
 			"attrs.literal", "over the limit of 64 KiB"},
+		// parsing an integer's text is quadratic: a scalar of a million digits took 40 s
+		{"scalar over the limit", `{"op": "add", "args": [` + one + `, {"scalar": "` + strings.Repeat("9", MaxLiteralBytes+1) + `", "kind": "int"}]}`,
+			"args[1].scalar", "a scalar of 65537 bytes is over the limit of 64 KiB"},
+		// a name of megabytes is quoted by its start, not echoed in full
+		{"a long dtype", `{"op": "neg", "args": [` + tensor(strings.Repeat("x", 100000), "[1]", "[1]") + `]}`, "args[0].dtype",
+			`unknown dtype "` + strings.Repeat("x", 60) + `"... (100000 bytes) (valid: bool,`},
+		{"a long float text", `{"op": "neg", "args": [` + tensor("f32", "[1]", `["`+strings.Repeat("7", 100000)+`x"]`) + `]}`, "args[0].data[0]",
+			`"` + strings.Repeat("7", 60) + `"... (100001 bytes) is not a float`},
+		{"a long profile", `{"op": "neg", "args": [` + one + `], "expect": {"` + strings.Repeat("p", 100000) + `": {"value": ` + one + `}}}`,
+			"expect." + strings.Repeat("p", 93) + "...", `unknown profile "` + strings.Repeat("p", 60) + `"... (100000 bytes) (valid: pytorch/cpu,`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,7 +167,10 @@ func TestDecodeErrors(t *testing.T) {
 				t.Fatalf("got %v, want a *DecodeError", err)
 			}
 			if de.Field != tt.field || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("got field %q, error %q; want field %q containing %q", de.Field, err, tt.field, tt.msg)
+				t.Errorf("got field %.300q, error %.300q; want field %.300q containing %.300q", de.Field, err, tt.field, tt.msg)
+			}
+			if n := len(err.Error()); n > 1000 {
+				t.Errorf("a message of %d bytes", n)
 			}
 		})
 	}

@@ -47,6 +47,9 @@ type fieldError struct {
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
 
 func errAt(field, format string, args ...any) error {
+	if len(field) > 200 { // a path through a name of megabytes
+		field = strings.ToValidUTF8(field[:100], "") + "..."
+	}
 	return &fieldError{field, fmt.Errorf(format, args...)}
 }
 
@@ -290,7 +293,7 @@ func decodeOp(c *Case, rawArgs, rawAttrs json.RawMessage) error {
 	}
 	op, ok := LookupOp(c.Op)
 	if !ok {
-		return errAt("op", "unknown op %q (%s)", c.Op, Choices(c.Op, OpNames(), "tfuzz ops"))
+		return errAt("op", "unknown op %s (%s)", Quote(c.Op), Choices(c.Op, OpNames(), "tfuzz ops"))
 	}
 	if rawArgs == nil {
 		return errAt("args", "missing")
@@ -402,8 +405,11 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 			return nil, err
 		}
 	}
+	if len(s.Text) > MaxLiteralBytes { // a number written in a program: parsing it grows with the text
+		return nil, errAt(join(field, "scalar"), "a scalar of %d bytes is over the limit of %d KiB", len(s.Text), MaxLiteralBytes>>10)
+	}
 	if s.Host != "" && !contains(HostTypes, s.Host) {
-		return nil, errAt(join(field, "host"), "unknown host type %q (%s)", s.Host, Choices(s.Host, HostTypes, ""))
+		return nil, errAt(join(field, "host"), "unknown host type %s (%s)", Quote(s.Host), Choices(s.Host, HostTypes, ""))
 	}
 	switch s.Kind {
 	case ScalarFloat:
@@ -412,11 +418,11 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 		}
 	case ScalarInt:
 		if _, ok := parseBigInt(s.Text); !ok {
-			return nil, errAt(join(field, "scalar"), "%q is not an integer", s.Text)
+			return nil, errAt(join(field, "scalar"), "%s is not an integer", Quote(s.Text))
 		}
 	case ScalarBool:
 		if s.Text != "true" && s.Text != "false" {
-			return nil, errAt(join(field, "scalar"), "%q is not true or false", s.Text)
+			return nil, errAt(join(field, "scalar"), "%s is not true or false", Quote(s.Text))
 		}
 	case ScalarComplex:
 		if _, err := ParseComplexText(s.Text); err != nil {
@@ -425,7 +431,7 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 	case "":
 		return nil, errAt(join(field, "kind"), "missing (float, int, bool or complex)")
 	default:
-		return nil, errAt(join(field, "kind"), "unknown scalar kind %q (float, int, bool or complex)", s.Kind)
+		return nil, errAt(join(field, "kind"), "unknown scalar kind %s (float, int, bool or complex)", Quote(string(s.Kind)))
 	}
 	return s, nil
 }
@@ -661,7 +667,7 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 				return a, err
 			}
 			if s != "cast" && s != "convert" {
-				return a, errAt(field, "want \"cast\" or \"convert\", got %q", s)
+				return a, errAt(field, "want \"cast\" or \"convert\", got %s", Quote(s))
 			}
 			a.Mode = s
 		case "literal", "start", "end", "value":
@@ -720,7 +726,7 @@ func decodeOutcomes(data json.RawMessage, field string) (Outcomes, error) {
 	for _, f := range fields {
 		pf := field + "." + f.Name
 		if !KnownProfile(f.Name) {
-			return nil, errAt(pf, "unknown profile %q (%s)", f.Name, Choices(f.Name, Profiles, ""))
+			return nil, errAt(pf, "unknown profile %s (%s)", Quote(f.Name), Choices(f.Name, Profiles, ""))
 		}
 		o, err := decodeOutcome(f.Value, pf)
 		if err != nil {
@@ -777,7 +783,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 				return o, errAt(ff, "want {\"class\": C, \"message\": M}: %v", err)
 			}
 			if !validErrorClass(ErrorClass(e.Class)) {
-				return o, errAt(ff+".class", "unknown error class %q (%s)", e.Class, Choices(e.Class, errorClassNames(), ""))
+				return o, errAt(ff+".class", "unknown error class %s (%s)", Quote(e.Class), Choices(e.Class, errorClassNames(), ""))
 			}
 			o.Class, o.Message = ErrorClass(e.Class), e.Message
 		case "panic", "unsupported":
@@ -828,7 +834,7 @@ func (op OpInfo) noAttr(name string) string {
 	if len(names) > 0 {
 		takes = "only " + strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("%s takes no attr %q (it takes %s%s)", op.Name, name, takes, attrHint(name, names))
+	return fmt.Sprintf("%s takes no attr %s (it takes %s%s)", op.Name, Quote(name), takes, attrHint(name, names))
 }
 
 // attrHint names the attr meant by a name other frameworks use ("axis").

@@ -48,6 +48,9 @@ func parseTinyDecimal(s string) (v float64, ok bool) {
 				exp--
 			}
 			if c != '0' || len(digits) > 0 {
+				if len(digits) == maxTinyDigits {
+					return 0, false // strconv truncates such texts (and the division would grow)
+				}
 				digits = append(digits, c)
 			}
 		case c == '.' && !point:
@@ -76,11 +79,8 @@ exponent:
 		}
 		return x
 	}
-	switch {
-	case len(digits) == 0:
+	if len(digits) == 0 {
 		return signed(0), true
-	case len(digits) > maxTinyDigits:
-		return 0, false // strconv truncates such texts (and the division would grow)
 	}
 	// the value is in [10^top, 10^(top+1)) with top = exp + len(digits) - 1
 	top := exp + len(digits) - 1

@@ -73,5 +73,5 @@ func unknownBackend(name string) error {
 	if strings.HasPrefix(name, "exec") && !adapter.IsExec(name) {
 		return fmt.Errorf("unknown backend %q (an adapter is exec:COMMAND)", name)
 	}
-	return fmt.Errorf("unknown backend %q (%s, or exec:COMMAND)", name, tensor.Choices(name, valid, ""))
+	return fmt.Errorf("unknown backend %s (%s, or exec:COMMAND)", tensor.Quote(name), tensor.Choices(name, valid, ""))
 }

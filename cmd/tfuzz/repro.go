@@ -67,13 +67,17 @@ func runRepro(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return code
 }
 
-// printable is s as it reads, or Go-quoted when it holds a control
-// character or invalid UTF-8: a command from a file someone sent must not
-// rewrite the terminal line that shows it ("\x1b[2K\r").
+// printable is s as it reads, or Go-quoted (its start only when it is
+// long) when it holds a control character or invalid UTF-8 or runs past a
+// screen: a command from a file someone sent must not rewrite the terminal
+// line that shows it ("\x1b[2K\r").
 func printable(s string) string {
+	if len(s) > 1000 {
+		return tensor.Quote(s)
+	}
 	for _, r := range s {
 		if r == utf8.RuneError || !strconv.IsPrint(r) {
-			return strconv.Quote(s)
+			return tensor.Quote(s)
 		}
 	}
 	return s
@@ -101,7 +105,7 @@ func reproOne(ctx context.Context, path, backend string, allowExec bool, budget 
 	}
 	b, err := openBackend(name)
 	if err != nil {
-		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %q is not available here: %v\n", path, name, err)
+		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %s is not available here: %v\n", path, tensor.Quote(name), err)
 		if _, ok := backendFactories[name]; !ok && !adapter.IsExec(name) && name != pythonBackend {
 			fmt.Fprintf(stderr, "  a finding of a backend built into another program is replayed by that program "+
 				"(the example report's: go run ./reports/examples/planted repro FILE)\n")

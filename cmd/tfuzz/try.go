@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/tfuzz/tfuzz/model"
@@ -63,10 +62,10 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, expr := range fl.Args() {
 		c, err := tensor.ParseCase(expr)
 		if err != nil {
-			return fl.errorf("%s: %v", quoteExpr(expr), err)
+			return fl.errorf("%s: %v", tensor.Quote(expr), err)
 		}
 		if err := budget.Check(c, held); err != nil {
-			return fl.errorf("%s: %v", quoteExpr(expr), err)
+			return fl.errorf("%s: %v", tensor.Quote(expr), err)
 		}
 		cases = append(cases, c)
 	}
@@ -91,16 +90,6 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printTry(ctx, stdout, c, profiles, backend)
 	}
 	return exitClean
-}
-
-// quoteExpr quotes an expression for an error message, its start only when
-// it is long (the message's column says where the problem is).
-func quoteExpr(expr string) string {
-	const most = 80
-	if len(expr) <= most {
-		return strconv.Quote(expr)
-	}
-	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(strings.ToValidUTF8(expr[:most-20], "")), len(expr))
 }
 
 // printTry prints one case's outcomes, one row per profile, then what each
