@@ -223,10 +223,20 @@ func (r *runner) drawCase(i int64) (k int, c *tensor.Case, tier int) {
 }
 
 // runCase draws, checks and (on a divergence) shrinks and stores local case
-// j. It reports false when a signal interrupted the check of the case.
+// j. It reports false when a signal interrupted the check of the case, or
+// when a panic escaped the model or a backend outside its evaluation (a bug
+// of tfuzz): the campaign then ends with an error naming the case, not with
+// a Go stack trace, and the case stays undone.
 func (r *runner) runCase(j int64) (done bool) {
 	start := time.Now()
 	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
+	defer func() {
+		if p := recover(); p != nil {
+			r.fail(fmt.Errorf("internal error on case %d of seed %d (tfuzz run --seed %d --shard %d/%d replays it): %v",
+				i, r.cfg.Seed, r.cfg.Seed, r.cfg.Shard, r.cfg.Shards, p))
+			done = false
+		}
+	}()
 	k, c, tier := r.drawCase(i)
 	target, count := r.cfg.Targets[k], &r.counts[k]
 	ti := 0

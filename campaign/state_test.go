@@ -229,3 +229,36 @@ func TestShrinkFindingStopsWithContext(t *testing.T) {
 	}
 	t.Logf("%d calls, %d elements left", calls.Load(), caseElements(best.Case))
 }
+
+// TestAPanicEndsTheCampaignWithAnError: a panic outside a backend's Eval
+// (here its Supports; the model's would be the same) ends the campaign
+// with an error naming the case and the replay, not with a Go crash, and
+// leaves that case undone.
+func TestAPanicEndsTheCampaignWithAnError(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{panickyBackend{calls: new(atomic.Int64)}, "numpy"}}
+	cfg.Workers, cfg.Duration, cfg.MaxCases = 1, time.Minute, 0
+	st, err := Run(context.Background(), cfg)
+	var inErr *InputError
+	if err == nil || errors.As(err, &inErr) || !strings.Contains(err.Error(), "internal error on case 3 of seed 7 (tfuzz run --seed 7 --shard 0/1 replays it): planted panic") {
+		t.Fatalf("got %v, want an internal error naming case 3", err)
+	}
+	if st.Next != 3 {
+		t.Errorf("checkpoint %d, want 3 (the case that panicked is not done)", st.Next)
+	}
+}
+
+// panickyBackend is the model, except that its Supports panics on the
+// fourth case it is asked about.
+type panickyBackend struct {
+	buggyBackend
+	calls *atomic.Int64
+}
+
+func (b panickyBackend) Supports(p string, c *tensor.Case) bool {
+	if b.calls.Add(1) == 4 {
+		panic("planted panic")
+	}
+	return true
+}
+func (panickyBackend) Eval(p string, c *tensor.Case) tensor.Outcome { return model.Eval(p, c) }
