@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,8 +34,12 @@ func ParseCase(text string) (*Case, error) {
 		return nil, err
 	}
 	back, err := DecodeCase(EncodeCase(c))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Op, err)
+	var de *DecodeError
+	switch {
+	case errors.As(err, &de) && de.Field != "":
+		return nil, fmt.Errorf("%s: %w", de.Field, de.Err) // "args: neg takes 1 args, got 2"
+	case err != nil:
+		return nil, err
 	}
 	return back, nil
 }
