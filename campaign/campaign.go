@@ -298,10 +298,19 @@ func (r *runner) runCase(j int64) (done bool) {
 }
 
 // shrink minimizes a finding of one of the campaign's targets, for at most
-// MaxShrinkTime (the drawing of cases may have ended meanwhile: a finding
-// found at the last moment is still shrunk).
+// MaxShrinkTime, and with a Duration no later than MaxShrinkTime after it
+// ends: a finding found at the last moment is still shrunk, but findings
+// that a slow backend reports one after another past the end (workers
+// waiting for one adapter process) do not each get the full time, so a
+// campaign ends within its duration, one case's time and MaxShrinkTime.
 func (r *runner) shrink(f *props.Finding) *props.Finding {
-	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.MaxShrinkTime)
+	deadline := time.Now().Add(r.cfg.MaxShrinkTime)
+	if d := r.cfg.Duration; d > 0 {
+		if end := r.start.Add(d + r.cfg.MaxShrinkTime); end.Before(deadline) {
+			deadline = end
+		}
+	}
+	ctx, cancel := context.WithDeadline(r.ctx, deadline)
 	defer cancel()
 	return ShrinkFinding(ctx, targetBackend(f, r.cfg.Targets), f, r.cfg.MaxShrinkRuns)
 }
