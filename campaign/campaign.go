@@ -91,6 +91,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	if err != nil {
 		return Stats{}, &InputError{err}
 	}
+	banner(cfg, st) // once the folder, its checkpoint and its findings are read
 	r := &runner{cfg: cfg, store: store, state: st, first: st.Next, start: time.Now(), gen: props.NewGen(cfg.Gen), ctx: ctx}
 	r.aimTargets()
 	r.next.Store(st.Next)
@@ -240,10 +241,20 @@ func (r *runner) drawCase(i int64) (k int, c *tensor.Case, tier int) {
 }
 
 // runCase draws, checks and (on a divergence) shrinks and stores local case
-// j. It reports false when a signal interrupted the check of the case.
+// j. It reports false when a signal interrupted the check of the case, or
+// when a panic escaped the model or a backend outside its evaluation (a bug
+// of tfuzz): the campaign then ends with an error naming the case, not with
+// a Go stack trace, and the case stays undone.
 func (r *runner) runCase(w int, j int64) (done bool) {
 	start := time.Now()
 	i := j*int64(r.cfg.Shards) + int64(r.cfg.Shard)
+	defer func() {
+		if p := recover(); p != nil {
+			r.fail(fmt.Errorf("internal error on case %d of seed %d (tfuzz run --seed %d --shard %d/%d replays it): %v",
+				i, r.cfg.Seed, r.cfg.Seed, r.cfg.Shard, r.cfg.Shards, p))
+			done = false
+		}
+	}()
 	k, c, tier := r.drawCase(i)
 	target, count := r.cfg.Targets[k], &r.counts[k]
 	ti := 0
@@ -324,10 +335,19 @@ func (r *runner) record(w, k int, i int64, c *tensor.Case, f *props.Finding) boo
 }
 
 // shrink minimizes a finding of one of the campaign's targets, for at most
-// MaxShrinkTime (the drawing of cases may have ended meanwhile: a finding
-// found at the last moment is still shrunk).
+// MaxShrinkTime, and with a Duration no later than MaxShrinkTime after it
+// ends: a finding found at the last moment is still shrunk, but findings
+// that a slow backend reports one after another past the end (workers
+// waiting for one adapter process) do not each get the full time, so a
+// campaign ends within its duration, one case's time and MaxShrinkTime.
 func (r *runner) shrink(w, k int, i int64, f *props.Finding) *props.Finding {
-	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.MaxShrinkTime)
+	deadline := time.Now().Add(r.cfg.MaxShrinkTime)
+	if d := r.cfg.Duration; d > 0 {
+		if end := r.start.Add(d + r.cfg.MaxShrinkTime); end.Before(deadline) {
+			deadline = end
+		}
+	}
+	ctx, cancel := context.WithDeadline(r.ctx, deadline)
 	defer cancel()
 	watched := func(cb *ctxBackend, c *tensor.Case) func() { // the watchdog sees candidates too
 		r.calls[w].Store(&workerCall{b: cb, c: c, k: k, i: i})

@@ -8,3 +8,11 @@ type InputError struct{ Err error }
 
 func (e *InputError) Error() string { return e.Err.Error() }
 func (e *InputError) Unwrap() error { return e.Err }
+
+// OtherCampaignError is a resume refused because the checkpoint in the
+// output folder is of another campaign (seed, shard, targets or generator
+// options differ).
+type OtherCampaignError struct{ Err error }
+
+func (e *OtherCampaignError) Error() string { return e.Err.Error() }
+func (e *OtherCampaignError) Unwrap() error { return e.Err }

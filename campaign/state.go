@@ -73,14 +73,10 @@ func openCampaign(cfg Config) (*Lock, *state, error) {
 		return fail(&InputError{fmt.Errorf("%s: no campaign to resume", filepath.Join(cfg.OutDir, stateFile))})
 	case cfg.Resume:
 		if err := old.sameCampaign(fresh, filepath.Join(cfg.OutDir, stateFile)); err != nil {
-			return fail(&InputError{err})
+			return fail(&InputError{&OtherCampaignError{err}})
 		}
 		if old.Targets == nil {
 			old.Targets, old.Generator = fresh.Targets, fresh.Generator
-		}
-		if cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "tfuzz: resuming the campaign in %s at case %d: seed %d, shard %d/%d, %d targets, %d workers\n",
-				cfg.OutDir, old.Next, old.Seed, old.Shard, old.Shards, len(cfg.Targets), cfg.Workers)
 		}
 		return lock, old, nil
 	case exists && !cfg.Force:
@@ -91,11 +87,21 @@ func openCampaign(cfg Config) (*Lock, *state, error) {
 	if err := fresh.save(cfg.OutDir); err != nil {
 		return fail(&InputError{fmt.Errorf("output folder: %w", err)})
 	}
-	if cfg.Progress != nil {
-		fmt.Fprintf(cfg.Progress, "tfuzz: campaign seed %d, shard %d/%d, %d targets, %d workers, out %s\n",
-			cfg.Seed, cfg.Shard, cfg.Shards, len(cfg.Targets), cfg.Workers, cfg.OutDir)
-	}
 	return lock, fresh, nil
+}
+
+// banner says which campaign starts, or where the resumed one continues.
+func banner(cfg Config, st *state) {
+	if cfg.Progress == nil {
+		return
+	}
+	if cfg.Resume {
+		fmt.Fprintf(cfg.Progress, "tfuzz: resuming the campaign in %s at case %d: seed %d, shard %d/%d, %d targets, %d workers\n",
+			cfg.OutDir, st.Next, st.Seed, st.Shard, st.Shards, len(cfg.Targets), cfg.Workers)
+		return
+	}
+	fmt.Fprintf(cfg.Progress, "tfuzz: campaign seed %d, shard %d/%d, %d targets, %d workers, out %s\n",
+		cfg.Seed, cfg.Shard, cfg.Shards, len(cfg.Targets), cfg.Workers, cfg.OutDir)
 }
 
 // sameCampaign reports how the checkpoint s is not of the campaign want.
@@ -146,9 +152,17 @@ func ReadState(dir string) (ShardState, error) {
 	return ShardState{Version: s.Version, Seed: s.Seed, Shard: s.Shard, Shards: s.Shards, Next: s.Next}, nil
 }
 
+// maxNext bounds a checkpoint's case count: 2^53 cases are centuries of a
+// campaign at a million cases a second, and case indices (times the shard
+// count) stay far from overflowing.
+const maxNext = 1 << 53
+
 // readState reads and checks dir/state.json: every field present and in range.
 func readState(dir string) (*state, error) {
 	path := filepath.Join(dir, stateFile)
+	if err := CheckRegular(path); err != nil {
+		return nil, err // a FIFO would block the read
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -174,6 +188,8 @@ func readState(dir string) (*state, error) {
 		return nil, bad("shard", "want 0 <= shard < %d, got %d", s.Shards, s.Shard)
 	case s.Next < 0:
 		return nil, bad("next", "want a case count >= 0, got %d", s.Next)
+	case s.Next > maxNext:
+		return nil, bad("next", "want a case count below 2^53, got %d (no campaign gets that far: the file is damaged)", s.Next)
 	}
 	return &s, nil
 }
@@ -186,6 +202,8 @@ func jsonFileError(path string, data []byte, err error) error {
 	switch {
 	case errors.As(err, &syn):
 		return fmt.Errorf("%s:%d: %v", path, offsetLine(data, syn.Offset), syn)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Errorf("%s:%d: want a JSON object, got %s", path, offsetLine(data, typ.Offset), typ.Value)
 	case errors.As(err, &typ):
 		return fmt.Errorf("%s:%d: %s: want %v, got %s", path, offsetLine(data, typ.Offset), typ.Field, typ.Type, typ.Value)
 	}

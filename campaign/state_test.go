@@ -158,6 +158,51 @@ func TestShrinkingIsBounded(t *testing.T) {
 	t.Logf("%d backend calls in %v", calls.Load(), time.Since(start))
 }
 
+// TestShrinkingEndsWithTheDuration: a finding a slow check reports after
+// the duration has ended is shrunk only until MaxShrinkTime past the
+// duration, not for a MaxShrinkTime of its own: against an adapter whose
+// one process the workers share, findings came one after another and each
+// was shrunk in full (a 10-second campaign ran 70 s).
+func TestShrinkingEndsWithTheDuration(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{lateBackend{new(atomic.Int64)}, "numpy"}}
+	cfg.Gen.Ops = []string{"neg"}
+	cfg.Workers, cfg.Duration, cfg.MaxCases = 1, 500*time.Millisecond, 0
+	cfg.MaxShrinkTime = 2 * time.Second
+	start := time.Now()
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the late check ends at 2.5 s; shrinking until 4.5 s would be its own full MaxShrinkTime
+	if took := time.Since(start); took > 3500*time.Millisecond {
+		t.Errorf("the campaign took %v, want its duration, the late check and no shrinking past 2.5 s", took)
+	}
+	if st.Findings != 1 {
+		t.Errorf("%d findings, want the late one kept", st.Findings)
+	}
+}
+
+// lateBackend agrees with the model on its first case, then takes 2.5 s
+// over its second and diverges from then on (each shrinking candidate
+// taking a second).
+type lateBackend struct{ calls *atomic.Int64 }
+
+func (lateBackend) Name() string                           { return "late" }
+func (lateBackend) Profiles() []string                     { return []string{"numpy"} }
+func (lateBackend) Supports(p string, c *tensor.Case) bool { return true }
+func (b lateBackend) Eval(p string, c *tensor.Case) tensor.Outcome {
+	switch n := b.calls.Add(1); {
+	case n == 1:
+		return model.Eval(p, c)
+	case n == 2:
+		time.Sleep(2500 * time.Millisecond)
+	default:
+		time.Sleep(time.Second)
+	}
+	return tensor.ErrorOutcome(tensor.Other, "late: always wrong")
+}
+
 // TestCancelLeavesTheCaseForResume: a cancelled campaign (a signal) leaves
 // the case whose check it interrupted below the checkpoint.
 func TestCancelLeavesTheCaseForResume(t *testing.T) {
@@ -229,3 +274,39 @@ func TestShrinkFindingStopsWithContext(t *testing.T) {
 	}
 	t.Logf("%d calls, %d elements left", calls.Load(), caseElements(best.Case))
 }
+
+// TestAPanicEndsTheCampaignWithAnError: a panic outside a backend's
+// evaluation (here in the gaps it lists, which the campaign asks about a
+// declined case; the model's would be the same) ends the campaign with an
+// error naming the case and the replay, not with a Go crash, and leaves
+// that case undone. (A panic in Supports or Eval is the backend's finding.)
+func TestAPanicEndsTheCampaignWithAnError(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Targets = []Target{{panickyBackend{calls: new(atomic.Int64)}, "numpy"}}
+	cfg.Workers, cfg.Duration, cfg.MaxCases = 1, time.Minute, 0
+	st, err := Run(context.Background(), cfg)
+	var inErr *InputError
+	if err == nil || errors.As(err, &inErr) || !strings.Contains(err.Error(), "internal error on case 3 of seed 7 (tfuzz run --seed 7 --shard 0/1 replays it): planted panic") {
+		t.Fatalf("got %v, want an internal error naming case 3", err)
+	}
+	if st.Next != 3 {
+		t.Errorf("checkpoint %d, want 3 (the case that panicked is not done)", st.Next)
+	}
+}
+
+// panickyBackend declines every case and lists no gap, except that its
+// Gap panics on the fourth case it is asked about.
+type panickyBackend struct {
+	buggyBackend
+	calls *atomic.Int64
+}
+
+func (panickyBackend) Supports(p string, c *tensor.Case) bool { return false }
+
+func (b panickyBackend) Gap(p string, c *tensor.Case) string {
+	if b.calls.Add(1) == 4 {
+		panic("planted panic")
+	}
+	return "every case"
+}
+func (panickyBackend) Eval(p string, c *tensor.Case) tensor.Outcome { return model.Eval(p, c) }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -191,7 +190,7 @@ func ReadFinding(path string) (*StoredFinding, error) {
 func (fi FindingInfo) check() error {
 	switch {
 	case !tensor.KnownProfile(fi.Profile):
-		return fmt.Errorf("profile: unknown profile %q (%s)", fi.Profile, tensor.Choices(fi.Profile, tensor.Profiles, ""))
+		return fmt.Errorf("profile: unknown profile %s (%s)", tensor.Quote(fi.Profile), tensor.Choices(fi.Profile, tensor.Profiles, ""))
 	case strings.TrimSpace(fi.Backend) == "":
 		return fmt.Errorf("backend: missing")
 	case fi.Signature == "":
@@ -204,11 +203,10 @@ func (fi FindingInfo) check() error {
 
 // ReadFindings reads every finding of a campaign output folder, sorted by path.
 func ReadFindings(outDir string) ([]*StoredFinding, error) {
-	files, err := filepath.Glob(filepath.Join(outDir, FindingsDir, "*.jsonl"))
+	files, err := JSONLFiles(filepath.Join(outDir, FindingsDir))
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	var out []*StoredFinding
 	for _, f := range files {
 		sf, err := ReadFinding(f)

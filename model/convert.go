@@ -22,8 +22,8 @@ import (
 //     exception flags the hardware raised (NumPy turns those into warnings).
 //
 // Evidence for every rule: /work/notes/casts.md (verified against all 162
-// cast cases of the oracle by notes/sim/casts_sim.py, and against gcc 12's
-// machine code by notes/sim/cc_check.py).
+// cast cases of the oracle by model/evidence/sim/casts_sim.py, and against gcc 12's
+// machine code by model/evidence/sim/cc_check.py).
 
 // convFlags reports what a conversion ran into besides its value.
 type convFlags uint8
@@ -163,7 +163,7 @@ const (
 // blocks of 4, bf16 (converted through f32) in blocks of 8, and the last
 // n mod B elements run in a scalar tail; f16 sources are never vectorised
 // (_cvtsh_ss per element). The tail boundary rests on gcc 12's code
-// generation (notes/sim/cc_tail.c), not on the oracle, so tail elements are
+// generation (model/evidence/sim/cc_tail.c), not on the oracle, so tail elements are
 // laneUnknown; so is every element of a loop whose split is not known
 // (parallel chunks: pass i = -1) and of other sources.
 func x86U32Lane(src tensor.DType, i, n int) loopLane {

@@ -8,7 +8,7 @@ import (
 )
 
 // Expected values below come from /work/notes/casts.md and the oracle cases
-// it cites (and notes/sim/f2i_table.md), never from the code under test.
+// it cites (and model/evidence/sim/f2i_table.md), never from the code under test.
 
 var (
 	cvNaN     = math.NaN()

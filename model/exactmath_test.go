@@ -10,7 +10,7 @@ import (
 )
 
 // Expected values: Python's decimal module at 90 digits, rounded to the
-// dtype by exact rational arithmetic (notes/sim/uic_fp.py exact_exp), an
+// dtype by exact rational arithmetic (model/evidence/sim/uic_fp.py exact_exp), an
 // independent computation.
 func TestCrExpKnownValues(t *testing.T) {
 	inf := math.Inf(1)

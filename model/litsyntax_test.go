@@ -1,10 +1,11 @@
 package model
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -37,8 +38,8 @@ func TestReadRustSyntax(t *testing.T) {
 				t.Fatal(err)
 			}
 			shape, ragged := n.Shape()
-			if !reflect.DeepEqual(shape, tt.shape) || ragged != tt.ragged {
-				t.Errorf("shape %v ragged %v, want %v %v", shape, ragged, tt.shape, tt.ragged)
+			if diff := cmp.Diff(tt.shape, shape); diff != "" || ragged != tt.ragged {
+				t.Errorf("ragged %v, want %v; shape (-want +got):\n%s", ragged, tt.ragged, diff)
 			}
 			if s := n.Scalars(); len(s) > 0 && s[0] != tt.first {
 				t.Errorf("first scalar %+v, want %+v", s[0], tt.first)
@@ -128,8 +129,11 @@ func TestReadPythonSyntax(t *testing.T) {
 			for _, e := range elems {
 				kinds = append(kinds, e.Kind)
 			}
-			if !reflect.DeepEqual(shape, tt.shape) || !reflect.DeepEqual(kinds, tt.kinds) {
-				t.Errorf("shape %v kinds %v, want %v %v", shape, kinds, tt.shape, tt.kinds)
+			if diff := cmp.Diff(tt.shape, shape); diff != "" {
+				t.Errorf("shape (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.kinds, kinds); diff != "" {
+				t.Errorf("kinds (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -41,7 +41,7 @@ var (
 		"tfuzz (floor_div, rem, fmod, pow and NumPy/JAX maximum/minimum of complex numbers are not stated yet)").silent()
 	torchNoScalarOverload = newRule("pytorch.binary.tensor-only",
 		"ops spelled as torch functions need a Tensor where they have no Scalar overload: torch.maximum/minimum take no Python number at all, torch.fmod and torch.div(..., rounding_mode=) take one only as `other`; elsewhere a Python number raises TypeError",
-		"torch.maximum, torch.fmod, torch.div signatures (native_functions.yaml: fmod.Scalar and div.Scalar_mode have a Tensor self); spellings per shared/oracle/README.md")
+		"torch.maximum, torch.fmod, torch.div signatures (native_functions.yaml: fmod.Scalar and div.Scalar_mode have a Tensor self); spellings per corpus/oracle/README.md")
 	numpyIntOverflow = newRule("numpy.scalar.int-out-of-bounds",
 		"NEP 50: a Python int that does not fit the integer dtype of the ufunc loop raises OverflowError (not for true division, whose loop is float, nor for comparisons, which compare exactly)",
 		"oracle-00704, oracle-00705, oracle-00782, oracle2-00071, oracle2-00623, oracle2-00785 (div ok)")

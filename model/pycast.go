@@ -5,7 +5,7 @@ import "github.com/tfuzz/tfuzz/tensor"
 // The cast op (a.to(dtype), a.astype(dtype)) for PyTorch, NumPy and JAX.
 // Which conversion each profile runs is decided here; the conversions
 // themselves are the primitives of convert.go. Evidence: /work/notes/casts.md,
-// whose simulation (notes/sim/casts_sim.py) reproduces all 162 oracle cast
+// whose simulation (model/evidence/sim/casts_sim.py) reproduces all 162 oracle cast
 // cases on all 7 oracle profiles.
 
 // Rules every Python profile shares.
@@ -83,7 +83,7 @@ var (
 		"casts.md §4.1; oracle-00881 (f16 -> u32 NaN/±inf -> 0)")
 	castF2IX86U32Tail = newOpenRule("cast.f2i.x86.u32-tail-unspecified",
 		"x86-64: where the vector body ends (the scalar tail of the last n mod 4 (f32/f64) or n mod 8 (bf16) elements per gcc 12, or an unknown split: complex sources, PyTorch loops split across threads) a float -> u32 element is unspecified when the vector and scalar sequences differ (NaN, x <= -2^31-1, 2^32 <= x < 2^63)",
-		"casts.md §4.1 and §11.2: the tail boundary comes from gcc 12 code (notes/sim/cc_tail.c), not from the oracle")
+		"casts.md §4.1 and §11.2: the tail boundary comes from gcc 12 code (model/evidence/sim/cc_tail.c), not from the oracle")
 	castF2ICuda = newRule("cast.f2i.cuda.cvt-rzi",
 		"CUDA: float -> integer is cvt.rzi, which saturates; i8/i16 go through s32 and u16 through u32 keeping the low bits; NaN -> 0 for f32/f16/bf16 into 32 bits, the 0x80..0 pattern for f64 into 32 bits and for any source into 64 bits",
 		"casts.md §5; oracle-00850 (1e20 -> i8 -1), oracle-00854, oracle-00867, oracle-00868, oracle-00866, oracle2-00099, oracle-00856")

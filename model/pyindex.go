@@ -118,7 +118,7 @@ var (
 		"oracle-01137, oracle-01139, oracle2-00654 (IndexError), oracle2-00688 (id=-1), oracle2-01256 (id=3); ATen index_select_out_cpu_ (empty cases)")
 	torchIndexCUDAAssert = newRule("pytorch.cuda.index-select.device-assert",
 		"PyTorch CUDA index_select does not check indices on the host: an index < 0 or >= n trips CUDA_KERNEL_ASSERT in the kernel, a device-side assert that poisons the CUDA context; assumed to end as a crash with SIGABRT (the oracle runner skipped these cases, so there is no recorded form)",
-		"shared/oracle/README.md (out-of-range index_select not run on CUDA); ATen cuda/Indexing.cu indexSelectSmallIndex/LargeIndex CUDA_KERNEL_ASSERT(srcIndex < srcSelectDimSize)")
+		"corpus/oracle/README.md (out-of-range index_select not run on CUDA); ATen cuda/Indexing.cu indexSelectSmallIndex/LargeIndex CUDA_KERNEL_ASSERT(srcIndex < srcSelectDimSize)")
 	torchIndexMPS = newOpenRule("pytorch.mps.index-select.unchecked",
 		"PyTorch MPS index_select runs MPSGraph gatherWithUpdatesTensor without a bounds check: slices at an index < 0 or >= n are unspecified",
 		"ATen mps/operations/Indexing.mm index_select_out_mps (source; no MPS run)")

@@ -62,7 +62,7 @@ func redRepeat(d string, head []string, rest string, n int) string {
 	return `{"dtype":"` + d + `","shape":[` + itoa(len(data)) + `],"data":["` + strings.Join(data, `","`) + `"]}`
 }
 
-// Inputs whose expected sums come from /work/notes/sim/reductions_sim.py
+// Inputs whose expected sums come from model/evidence/sim/reductions_sim.py
 // (the notes' orders, AVX-512 and AVX2 alike); each differs from the plain
 // sequential sum, so the row pins the order.
 const (

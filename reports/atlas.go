@@ -301,14 +301,13 @@ func classLess(a, b ClassKey) bool {
 
 // ReadCorpus reads every .jsonl file under dir, sorted by name.
 func ReadCorpus(dir string) ([]*tensor.Case, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	files, err := campaign.JSONLFiles(dir)
 	if err != nil {
 		return nil, err
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no .jsonl files", dir)
 	}
-	sort.Strings(files)
 	var out []*tensor.Case
 	for _, f := range files {
 		cs, err := tensor.ReadFile(f)

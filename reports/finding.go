@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/tfuzz/tfuzz/campaign"
@@ -94,12 +93,11 @@ func FindingFiles(p string) ([]string, error) {
 		return []string{p}, nil
 	}
 	for _, dir := range []string{filepath.Join(p, campaign.FindingsDir), p} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		files, err := campaign.JSONLFiles(dir)
 		if err != nil {
 			return nil, err
 		}
 		if len(files) > 0 {
-			sort.Strings(files)
 			return files, nil
 		}
 	}

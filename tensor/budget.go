@@ -73,8 +73,9 @@ func (e *BudgetError) Error() string {
 		return fmt.Sprintf("OutOfRange: it needs up to %d multiply-adds, over the limit of %d (2^%d); not evaluated",
 			e.Cost.Work, e.Budget.MaxWork, bitLen(e.Budget.MaxWork))
 	}
+	mib := (e.Cost.Bytes(e.Held) + 1<<20 - 1) >> 20 // rounded up: over a budget of 640 MiB is 641
 	return fmt.Sprintf("OutOfRange: it needs about %d MiB (%d input and %d result elements, %d profiles held at once), over the budget of %d MiB; not evaluated",
-		e.Cost.Bytes(e.Held)>>20, e.Cost.InputElements, e.Cost.ResultElements, max(e.Held, 1), e.Budget.MaxBytes>>20)
+		mib, e.Cost.InputElements, e.Cost.ResultElements, max(e.Held, 1), e.Budget.MaxBytes>>20)
 }
 
 func bitLen(n int64) int {

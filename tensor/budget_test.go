@@ -42,6 +42,33 @@ func TestCaseCost(t *testing.T) {
 		{"a result of unknown shape is bounded by products", Case{Format: 2, Args: []Arg{shaped(I8, 4096, 1)}, Steps: []Step{
 			{Op: "from_literal", Attrs: Attrs{Literal: str("[1, 2]")}},
 			{Op: "add", Args: []StepArg{StepResult(0), InputArg(0)}}}}, 4096, 6 + 6*4096},
+		// a literal of unknown shape ([[1], [1], ...]: 16000 rows) broadcast
+		// against a row of 65536 would make 10^9 elements
+		{"broadcast_* of a result of unknown shape", Case{Format: 2, Args: []Arg{shaped(U8, 1, 65536)}, Steps: []Step{
+			{Op: "from_literal", Attrs: Attrs{Literal: str("[[1], [1]]")}},
+			{Op: "broadcast_add", Args: []StepArg{StepResult(0), InputArg(0)}}}}, 65536, 10 + 10*65536},
+		{"where of a result of unknown shape", Case{Format: 2, Args: []Arg{shaped(U8, 1, 65536)}, Steps: []Step{
+			{Op: "from_literal", Attrs: Attrs{Literal: str("[[1], [1]]")}},
+			{Op: "where", Args: []StepArg{StepResult(0), InputArg(0), InputArg(0)}}}}, 65536, 10 + 10*65536*65536},
+		{"clamp by a result of unknown shape", Case{Format: 2, Args: []Arg{shaped(U8, 1, 65536)}, Steps: []Step{
+			{Op: "from_literal", Attrs: Attrs{Literal: str("[[1], [1]]")}},
+			{Op: "clamp", Args: []StepArg{InputArg(0), StepResult(0), LiteralArg(Arg{})}}}}, 65536, 10 + 10*65536},
+		{"index_select of a result of unknown shape", Case{Format: 2, Args: []Arg{shaped(I64, 65536)}, Steps: []Step{
+			{Op: "from_literal", Attrs: Attrs{Literal: str("[[1], [1]]")}},
+			{Op: "index_select", Args: []StepArg{StepResult(0), InputArg(0)}, Attrs: Attrs{Dim: dim(1)}}}}, 65536, 10 + 10*65536},
+		// an empty [65536, 65536, 0] (no element) reduced along its empty dim
+		{"a reduction of an empty broadcast", Case{Format: 2, Steps: []Step{
+			{Op: "full", Attrs: Attrs{Shape: []int{65536, 1, 0}, Value: str("1")}},
+			{Op: "full", Attrs: Attrs{Shape: []int{1, 65536, 0}, Value: str("1")}},
+			{Op: "broadcast_add", Args: []StepArg{StepResult(0), StepResult(1)}},
+			{Op: "sum", Args: []StepArg{StepResult(2)}, Attrs: Attrs{Dim: dim(2)}}}}, 0, 1 + 1 + 0 + 1<<32}, // a creation op counts at least 1
+		{"a reduction of an empty result of unknown shape", Case{Format: 2, Steps: []Step{
+			{Op: "zeros", Attrs: Attrs{Shape: []int{65536, 65536, 0}}},
+			{Op: "from_literal", Attrs: Attrs{Literal: str("1")}},
+			{Op: "add", Args: []StepArg{StepResult(0), StepResult(1)}},
+			// zeros 1, the literal 1, the add the spans' product 2^32, the sum
+			// at most its operand's span, which the placeholder caps at 2^24+1
+			{Op: "sum", Args: []StepArg{StepResult(2)}, Attrs: Attrs{Dim: dim(2)}}}}, 0, 1 + 1 + 1<<32 + 1<<24 + 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,5 +104,10 @@ func TestBudgetCheck(t *testing.T) {
 	}
 	if err := DefaultBudget.Check(unary, 18); err == nil {
 		t.Error("18 outcomes of 2^23 elements held at once fit the default budget")
+	}
+	// 2^24 result and 8192 input elements are 320 KiB over 640 MiB
+	just := &Case{Op: "add", Args: []Arg{{Tensor: New(I8, 4096, 1)}, {Tensor: New(I8, 1, 4096)}}}
+	if err := DefaultBudget.Check(just, 1); err == nil || !strings.Contains(err.Error(), "needs about 641 MiB") {
+		t.Errorf("just over the budget: got %v, want it said as 641 MiB", err)
 	}
 }

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -19,9 +20,24 @@ func Choices(name string, valid []string, seeAlso string) string {
 	return s + "valid: " + strings.Join(valid, ", ")
 }
 
+// Quote is s Go-quoted, or only its start when it is long: names and
+// numbers from a file someone sent are echoed in messages, and a text of
+// 60 MB must not become a message of 60 MB.
+func Quote(s string) string {
+	const most, start = 80, 60
+	if len(s) <= most {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(strings.ToValidUTF8(s[:start], "")), len(s))
+}
+
 // nearest returns the valid name closest to name when it is within a third
-// of its length in edits (or name is a prefix of it), else "".
+// of its length in edits (or name is a prefix of it), else "". A long name
+// is no typo of a short one (and its edit distances would take long).
 func nearest(name string, valid []string) string {
+	if len(name) > 64 {
+		return ""
+	}
 	best, bestD := "", len(name)/3+1
 	for _, v := range valid {
 		d := editDistance(strings.ToLower(name), v)

@@ -148,6 +148,16 @@ func TestDecodeErrors(t *testing.T) {
 		{"complex pair", `{"op": "neg", "args": [` + tensor("c64", "[1]", `[["1"]]`) + `]}`, "args[0].data[0]", "want [re, im]"},
 		{"literal over the limit", `{"op": "from_literal", "args": [], "attrs": {"literal": "` + strings.Repeat("[", MaxLiteralBytes+1) + `"}}`,
 			"attrs.literal", "over the limit of 64 KiB"},
+		// parsing an integer's text is quadratic: a scalar of a million digits took 40 s
+		{"scalar over the limit", `{"op": "add", "args": [` + one + `, {"scalar": "` + strings.Repeat("9", MaxLiteralBytes+1) + `", "kind": "int"}]}`,
+			"args[1].scalar", "a scalar of 65537 bytes is over the limit of 64 KiB"},
+		// a name of megabytes is quoted by its start, not echoed in full
+		{"a long dtype", `{"op": "neg", "args": [` + tensor(strings.Repeat("x", 100000), "[1]", "[1]") + `]}`, "args[0].dtype",
+			`unknown dtype "` + strings.Repeat("x", 60) + `"... (100000 bytes) (valid: bool,`},
+		{"a long float text", `{"op": "neg", "args": [` + tensor("f32", "[1]", `["`+strings.Repeat("7", 100000)+`x"]`) + `]}`, "args[0].data[0]",
+			`"` + strings.Repeat("7", 60) + `"... (100001 bytes) is not a float`},
+		{"a long profile", `{"op": "neg", "args": [` + one + `], "expect": {"` + strings.Repeat("p", 100000) + `": {"value": ` + one + `}}}`,
+			"expect." + strings.Repeat("p", 93) + "...", `unknown profile "` + strings.Repeat("p", 60) + `"... (100000 bytes) (valid: pytorch/cpu,`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,7 +167,10 @@ func TestDecodeErrors(t *testing.T) {
 				t.Fatalf("got %v, want a *DecodeError", err)
 			}
 			if de.Field != tt.field || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("got field %q, error %q; want field %q containing %q", de.Field, err, tt.field, tt.msg)
+				t.Errorf("got field %.300q, error %.300q; want field %.300q containing %.300q", de.Field, err, tt.field, tt.msg)
+			}
+			if n := len(err.Error()); n > 1000 {
+				t.Errorf("a message of %d bytes", n)
 			}
 		})
 	}
@@ -202,6 +215,23 @@ func TestDecodeMemoryIsLinear(t *testing.T) {
 	allocated := after.TotalAlloc - before.TotalAlloc
 	if limit := uint64(2 * 8 * n); allocated > limit {
 		t.Errorf("decoding %d elements (a %d-byte line) allocated %d bytes, want at most %d", n, len(line), allocated, limit)
+	}
+}
+
+// TestReaderSkipsAByteOrderMark: a file an editor saved with a UTF-8 BOM
+// and CRLF line ends reads as without them; a BOM on a later line is an error.
+func TestReaderSkipsAByteOrderMark(t *testing.T) {
+	good := `{"op": "neg", "args": [{"dtype": "i8", "shape": [], "data": [1]}]}`
+	r := NewReader(strings.NewReader("\xef\xbb\xbf"+good+"\r\n"+good+"\r\n"), "bom.jsonl")
+	for i := 0; i < 2; i++ {
+		if c, err := r.Next(); err != nil || c.Op != "neg" {
+			t.Fatalf("case %d: %v, %v", i+1, c, err)
+		}
+	}
+	r = NewReader(strings.NewReader(good+"\n\xef\xbb\xbf"+good+"\n"), "bom.jsonl")
+	r.Next()
+	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "bom.jsonl:2: invalid JSON") {
+		t.Errorf("a BOM on line 2: got %v", err)
 	}
 }
 

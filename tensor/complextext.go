@@ -15,7 +15,7 @@ import (
 // them, an exponent, "inf", "infinity" or "nan"); a missing real part is +0,
 // so "-0j" is 0-0j.
 func ParseComplexText(s string) (complex128, error) {
-	bad := fmt.Errorf("%q is not a complex number in Python's complex() syntax", s)
+	bad := fmt.Errorf("%s is not a complex number in Python's complex() syntax", Quote(s))
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
 		t = strings.TrimSpace(t[1 : len(t)-1])

@@ -47,6 +47,9 @@ type fieldError struct {
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
 
 func errAt(field, format string, args ...any) error {
+	if len(field) > 200 { // a path through a name of megabytes
+		field = strings.ToValidUTF8(field[:100], "") + "..."
+	}
 	return &fieldError{field, fmt.Errorf(format, args...)}
 }
 
@@ -77,11 +80,19 @@ func NewReader(r io.Reader, name string) *Reader {
 	return &Reader{name: name, sc: sc}
 }
 
-// Next returns the next case, or io.EOF at the end. Blank lines are skipped.
+// utf8BOM is the byte order mark some editors write at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// Next returns the next case, or io.EOF at the end. Blank lines are skipped,
+// and so is a UTF-8 byte order mark at the start of the stream.
 func (r *Reader) Next() (*Case, error) {
 	for r.sc.Scan() {
 		r.line++
-		text := bytes.TrimSpace(r.sc.Bytes())
+		line := r.sc.Bytes()
+		if r.line == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		text := bytes.TrimSpace(line)
 		if len(text) == 0 {
 			continue
 		}
@@ -179,8 +190,11 @@ func rawString(data json.RawMessage, field string) (string, error) {
 
 func rawInt(data json.RawMessage, field string) (int, error) {
 	v, err := strconv.ParseInt(string(bytes.TrimSpace(data)), 10, 64)
-	if err != nil || v < math.MinInt32 || v > math.MaxInt32 {
+	if err != nil {
 		return 0, errAt(field, "want an integer, got %s", preview(data))
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, errAt(field, "want an integer of 32 bits, got %s", preview(data))
 	}
 	return int(v), nil
 }
@@ -279,7 +293,7 @@ func decodeOp(c *Case, rawArgs, rawAttrs json.RawMessage) error {
 	}
 	op, ok := LookupOp(c.Op)
 	if !ok {
-		return errAt("op", "unknown op %q (%s)", c.Op, Choices(c.Op, OpNames(), "tfuzz ops"))
+		return errAt("op", "unknown op %s (%s)", Quote(c.Op), Choices(c.Op, OpNames(), "tfuzz ops"))
 	}
 	if rawArgs == nil {
 		return errAt("args", "missing")
@@ -396,8 +410,11 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 			return nil, err
 		}
 	}
+	if len(s.Text) > MaxLiteralBytes { // a number written in a program: parsing it grows with the text
+		return nil, errAt(join(field, "scalar"), "a scalar of %d bytes is over the limit of %d KiB", len(s.Text), MaxLiteralBytes>>10)
+	}
 	if s.Host != "" && !contains(HostTypes, s.Host) {
-		return nil, errAt(join(field, "host"), "unknown host type %q (%s)", s.Host, Choices(s.Host, HostTypes, ""))
+		return nil, errAt(join(field, "host"), "unknown host type %s (%s)", Quote(s.Host), Choices(s.Host, HostTypes, ""))
 	}
 	switch s.Kind {
 	case ScalarFloat:
@@ -406,11 +423,11 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 		}
 	case ScalarInt:
 		if _, ok := parseBigInt(s.Text); !ok {
-			return nil, errAt(join(field, "scalar"), "%q is not an integer", s.Text)
+			return nil, errAt(join(field, "scalar"), "%s is not an integer", Quote(s.Text))
 		}
 	case ScalarBool:
 		if s.Text != "true" && s.Text != "false" {
-			return nil, errAt(join(field, "scalar"), "%q is not true or false", s.Text)
+			return nil, errAt(join(field, "scalar"), "%s is not true or false", Quote(s.Text))
 		}
 	case ScalarComplex:
 		if _, err := ParseComplexText(s.Text); err != nil {
@@ -419,7 +436,7 @@ func decodeScalar(fields []RawField, field string) (*Scalar, error) {
 	case "":
 		return nil, errAt(join(field, "kind"), "missing (float, int, bool or complex)")
 	default:
-		return nil, errAt(join(field, "kind"), "unknown scalar kind %q (float, int, bool or complex)", s.Kind)
+		return nil, errAt(join(field, "kind"), "unknown scalar kind %s (float, int, bool or complex)", Quote(string(s.Kind)))
 	}
 	return s, nil
 }
@@ -607,12 +624,7 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 	for _, f := range fields {
 		field := "attrs." + f.Name
 		if !op.takesAttr(f.Name) {
-			names := op.attrNames()
-			takes := "no attrs"
-			if len(names) > 0 {
-				takes = "only " + strings.Join(names, ", ")
-			}
-			return a, errAt(field, "%s takes no attr %q (it takes %s%s)", op.Name, f.Name, takes, attrHint(f.Name, names))
+			return a, errAt(field, "%s", op.noAttr(f.Name))
 		}
 		switch f.Name {
 		case "dim", "rank", "tolerance_ulps":
@@ -660,7 +672,7 @@ func decodeAttrs(data json.RawMessage, op OpInfo) (Attrs, error) {
 				return a, err
 			}
 			if s != "cast" && s != "convert" {
-				return a, errAt(field, "want \"cast\" or \"convert\", got %q", s)
+				return a, errAt(field, "want \"cast\" or \"convert\", got %s", Quote(s))
 			}
 			a.Mode = s
 		case "literal", "start", "end", "value":
@@ -719,7 +731,7 @@ func decodeOutcomes(data json.RawMessage, field string) (Outcomes, error) {
 	for _, f := range fields {
 		pf := field + "." + f.Name
 		if !KnownProfile(f.Name) {
-			return nil, errAt(pf, "unknown profile %q (%s)", f.Name, Choices(f.Name, Profiles, ""))
+			return nil, errAt(pf, "unknown profile %s (%s)", Quote(f.Name), Choices(f.Name, Profiles, ""))
 		}
 		o, err := decodeOutcome(f.Value, pf)
 		if err != nil {
@@ -776,7 +788,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 				return o, errAt(ff, "want {\"class\": C, \"message\": M}: %v", err)
 			}
 			if !validErrorClass(ErrorClass(e.Class)) {
-				return o, errAt(ff+".class", "unknown error class %q (%s)", e.Class, Choices(e.Class, errorClassNames(), ""))
+				return o, errAt(ff+".class", "unknown error class %s (%s)", Quote(e.Class), Choices(e.Class, errorClassNames(), ""))
 			}
 			o.Class, o.Message = ErrorClass(e.Class), e.Message
 		case "panic", "unsupported":
@@ -818,6 +830,16 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 		return o, errAt(field, "an outcome has exactly one of value, error, panic, crash, unsupported (got %d)", forms)
 	}
 	return o, nil
+}
+
+// noAttr says that op takes no attr name, and which attrs it takes.
+func (op OpInfo) noAttr(name string) string {
+	names := op.attrNames()
+	takes := "no attrs"
+	if len(names) > 0 {
+		takes = "only " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s takes no attr %s (it takes %s%s)", op.Name, Quote(name), takes, attrHint(name, names))
 }
 
 // attrHint names the attr meant by a name other frameworks use ("axis").

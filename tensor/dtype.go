@@ -76,7 +76,7 @@ func ParseDType(s string) (DType, error) {
 			return d, nil
 		}
 	}
-	return Invalid, fmt.Errorf("unknown dtype %q (%s)", s, Choices(s, DTypeNames(), ""))
+	return Invalid, fmt.Errorf("unknown dtype %s (%s)", Quote(s), Choices(s, DTypeNames(), ""))
 }
 
 // String returns the case-format name of d.

@@ -41,16 +41,21 @@ func FormatFloat(x float64) string {
 // float ("0x1.8p+1"), "nan", "inf" or "-inf", as float64. Decimals beyond the
 // float64 range become ±inf, as Python's float() makes them.
 func ParseFloatText(s string) (float64, error) {
-	switch strings.ToLower(s) {
-	case "nan", "+nan", "-nan":
-		return math.NaN(), nil
-	case "inf", "+inf", "infinity", "+infinity":
-		return math.Inf(1), nil
-	case "-inf", "-infinity":
-		return math.Inf(-1), nil
+	if len(s) <= len("+infinity") { // no lowercased copy of a long text
+		switch strings.ToLower(s) {
+		case "nan", "+nan", "-nan":
+			return math.NaN(), nil
+		case "inf", "+inf", "infinity", "+infinity":
+			return math.Inf(1), nil
+		case "-inf", "-infinity":
+			return math.Inf(-1), nil
+		}
 	}
 	if s == "" || strings.ContainsAny(s, "_ ") || strings.EqualFold(strings.TrimLeft(s, "+-"), "nan") {
-		return 0, fmt.Errorf("%q is not a float", s)
+		return 0, fmt.Errorf("%s is not a float", Quote(s))
+	}
+	if v, ok := parseTinyDecimal(s); ok {
+		return v, nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -58,7 +63,7 @@ func ParseFloatText(s string) (float64, error) {
 		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
 			return v, nil
 		}
-		return 0, fmt.Errorf("%q is not a float", s)
+		return 0, fmt.Errorf("%s is not a float", Quote(s))
 	}
 	return v, nil
 }

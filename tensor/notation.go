@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,8 +34,12 @@ func ParseCase(text string) (*Case, error) {
 		return nil, err
 	}
 	back, err := DecodeCase(EncodeCase(c))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Op, err)
+	var de *DecodeError
+	switch {
+	case errors.As(err, &de) && de.Field != "":
+		return nil, fmt.Errorf("%s: %w", de.Field, de.Err) // "args: neg takes 1 args, got 2"
+	case err != nil:
+		return nil, err
 	}
 	return back, nil
 }
@@ -160,7 +165,7 @@ func (p *notationParser) parseCase() (*Case, error) {
 		if p.pos >= len(p.s) {
 			return c, nil
 		}
-		if err := p.parseAttr(&c.Attrs); err != nil {
+		if err := p.parseAttr(op, &c.Attrs); err != nil {
 			return nil, err
 		}
 	}
@@ -228,8 +233,20 @@ type node struct {
 	isLst bool
 }
 
+// maxNodeDepth bounds the nesting of a bracket list: a tensor of the
+// largest rank, one more level for complex [re, im] pairs. Deeper text is
+// refused as it is read, so that parsing stays linear in its length.
+const maxNodeDepth = MaxRank + 1
+
 func (p *notationParser) parseNode() (node, error) {
+	return p.parseNodeAt(1)
+}
+
+func (p *notationParser) parseNodeAt(depth int) (node, error) {
 	p.space()
+	if p.peek() == '[' && depth > maxNodeDepth {
+		return node{}, p.errorf("lists nested deeper than %d levels (the rank limit is %d)", maxNodeDepth, MaxRank)
+	}
 	if p.peek() != '[' {
 		n := node{text: p.word()}
 		if n.text == "" && p.peek() == '?' {
@@ -258,7 +275,7 @@ func (p *notationParser) parseNode() (node, error) {
 		if p.pos >= len(p.s) {
 			return n, p.errorf("want ']'")
 		}
-		item, err := p.parseNode()
+		item, err := p.parseNodeAt(depth + 1)
 		if err != nil {
 			return n, err
 		}
@@ -416,13 +433,17 @@ func setNotationElement(t *Tensor, i int, e node) error {
 	return decodeElement(t, i, []byte(raw))
 }
 
-// parseAttr reads one name=value.
-func (p *notationParser) parseAttr(a *Attrs) error {
+// parseAttr reads one name=value of an attr of op.
+func (p *notationParser) parseAttr(op OpInfo, a *Attrs) error {
 	start := p.pos
 	name := p.word()
 	if name == "" || p.peek() != '=' {
 		p.pos = start
 		return p.errorf("want an attr name=value after the call, got %q", p.s[p.pos:min(len(p.s), p.pos+20)])
+	}
+	if !op.takesAttr(name) {
+		p.pos = start
+		return p.errorf("%s", op.noAttr(name))
 	}
 	p.pos++
 	switch {
@@ -492,8 +513,6 @@ func (p *notationParser) parseAttr(a *Attrs) error {
 		}
 	case "mode":
 		a.Mode = v
-	default:
-		return fmt.Errorf("unknown attr %q (%s)", name, Choices(name, allAttrNames(), ""))
 	}
 	return nil
 }

@@ -239,7 +239,7 @@ func (p *notationParser) parseStep(j int) (Step, error) {
 		if p.pos >= len(p.s) || p.peek() == ';' {
 			return s, nil
 		}
-		if err := p.parseAttr(&s.Attrs); err != nil {
+		if err := p.parseAttr(op, &s.Attrs); err != nil {
 			return s, err
 		}
 	}

@@ -81,9 +81,16 @@ func TestParseCaseErrors(t *testing.T) {
 		{"out of range", "neg(u8[256])", "want an integer in u8 range"},
 		{"elided elements", "neg(i8[30] [1, 2, ... (28 more)])", "elided"},
 		{"unclosed call", "neg(i8[1]", "want ')'"},
-		{"wrong attr for the op", "sum(u8[1]) axis=0", `unknown attr "axis"`},
-		{"attr the op does not take", "neg(u8[1]) dim=0", `neg takes no attr "dim" (it takes only tolerance_ulps`},
-		{"arity", "add(u8[1])", "add takes 2 args, got 1"},
+		{"wrong attr for the op", "sum(u8[1]) axis=0", `sum takes no attr "axis" (it takes only dim, keepdim, tolerance_ulps, dtype; axis is called dim here)`},
+		{"attr the op does not take", "neg(u8[1]) dim=0", `at column 12: neg takes no attr "dim" (it takes only tolerance_ulps)`},
+		{"attr of another op", "sum(u8[1]) to=i8", `sum takes no attr "to" (it takes only dim, keepdim, tolerance_ulps, dtype; to is called dtype here)`},
+		{"attr of a step", "program(u8[1] [1]): neg(arg0) keepdim=true", `neg takes no attr "keepdim"`},
+		{"lists nested past the rank limit", "neg(i8" + strings.Repeat("[", 100000) + "1" + strings.Repeat("]", 100000) + ")",
+			"at column 16: lists nested deeper than 9 levels (the rank limit is 8)"},
+		{"a complex tensor past the rank limit", "neg(c64" + strings.Repeat("[", 9) + "[1, 2]" + strings.Repeat("]", 9) + ")",
+			"lists nested deeper than 9 levels"},
+		{"arity", "add(u8[1])", "args: add takes 2 args, got 1"},
+		{"a program over the step limit", "program(u8[1] [1]): " + strings.Repeat("neg(arg0); ", 64) + "neg(arg0)", "steps: 65 steps are over the limit of 64"},
 		{"unknown scalar host", "add(u8[1], int scalar 1 (u7))", "unknown host type"},
 		{"? in args", "neg(i8[?])", "only in outcomes"},
 		{"a view that does not fit its storage", "neg(view(i8[2] [1, 2], slice=[0:3:1]))", "view.slice[0]"},
@@ -93,7 +100,7 @@ func TestParseCaseErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tensor.ParseCase(tt.text)
-			if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			if err == nil || !strings.Contains(err.Error(), tt.msg) || strings.Contains(err.Error(), "<input>") {
 				t.Errorf("ParseCase(%q): got %v, want an error containing %q", tt.text, err, tt.msg)
 			}
 		})
@@ -213,4 +220,21 @@ func sameFloat(x, y float64) bool {
 		return math.IsNaN(x) && math.IsNaN(y)
 	}
 	return math.Float64bits(x) == math.Float64bits(y)
+}
+
+// TestParseCaseDeepestTensors: the nesting limit lets tensors of the
+// largest rank through, complex ones with their [re, im] level.
+func TestParseCaseDeepestTensors(t *testing.T) {
+	for _, text := range []string{
+		"neg(i8" + strings.Repeat("[", 8) + "1" + strings.Repeat("]", 8) + ")",
+		"neg(c64" + strings.Repeat("[", 8) + "[1, 2]" + strings.Repeat("]", 8) + ")",
+	} {
+		c, err := tensor.ParseCase(text)
+		if err != nil {
+			t.Fatalf("ParseCase(%q): %v", text, err)
+		}
+		if diff := cmp.Diff([]int{1, 1, 1, 1, 1, 1, 1, 1}, c.Args[0].Tensor.Shape); diff != "" {
+			t.Errorf("ParseCase(%q): shape (-want +got):\n%s", text, diff)
+		}
+	}
 }

@@ -190,7 +190,7 @@ func (o Outcome) Check() error {
 		}
 	case FormError:
 		if !validErrorClass(o.Class) {
-			return fmt.Errorf("error of unknown class %q", o.Class)
+			return fmt.Errorf("error of unknown class %s", Quote(string(o.Class)))
 		}
 	case FormCrash:
 		if o.Signal == "" {

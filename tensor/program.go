@@ -199,7 +199,7 @@ func decodeStep(c *Case, inputs []json.RawMessage, item json.RawMessage, j int) 
 	}
 	op, ok := LookupOp(s.Op)
 	if !ok {
-		return s, errAt(join(field, "op"), "unknown op %q (%s)", s.Op, Choices(s.Op, OpNames(), "tfuzz ops"))
+		return s, errAt(join(field, "op"), "unknown op %s (%s)", Quote(s.Op), Choices(s.Op, OpNames(), "tfuzz ops"))
 	}
 	if rawArgs == nil {
 		return s, errAt(join(field, "args"), "missing")

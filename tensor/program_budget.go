@@ -3,7 +3,11 @@ package tensor
 // What a program may cost: every step's result is held until the program
 // ends, so the result elements add up. A step reading an earlier step's
 // result is costed with a placeholder of that result's shape, bounded from
-// the step's op class and shapes alone.
+// the step's op class and shapes alone. Where the class does not fix the
+// shape (from_literal, an index_select without a dim), the placeholder is
+// a 1-D tensor of the result's span: a bound on the product of its dims,
+// empty dims counted as 1, which is what a later step can make of it
+// (sum(x, dim=2) of an empty [65536, 65536, 0] has 2^32 elements).
 
 // inputElements is what holding an input costs: its elements, and for a
 // view its storage as well (an evaluator may copy the view contiguous).
@@ -37,25 +41,31 @@ func programCost(c *Case) Cost {
 		}
 		step := CaseCost(sc)
 		op, _ := LookupOp(s.Op)
-		if (op.Class == ClassBinary || op.Class == ClassMatmul) && !allExact {
-			// an operand of unknown shape: broadcasting makes at most the
-			// product of the operands' elements
-			n := int64(1)
-			for _, a := range sc.Args {
-				if a.Tensor != nil {
-					n = satMul(n, int64(max(a.Tensor.Len(), 1)))
-				}
+		// No op of the catalog makes a result whose span exceeds the
+		// product of its operands' spans (a broadcast, where and clamp take
+		// each dim from one operand, index_select a row per index, a
+		// reduction drops dims), nor that of its shape attr.
+		prod := int64(1)
+		for _, a := range sc.Args {
+			if a.Tensor != nil {
+				prod = satMul(prod, spanOf(a.Tensor.Shape))
 			}
-			step.ResultElements = max(step.ResultElements, n)
+		}
+		if s.Attrs.Shape != nil {
+			prod = max(prod, spanOf(s.Attrs.Shape))
+		}
+		if !allExact { // an operand of unknown shape
+			step.ResultElements = max(step.ResultElements, prod)
 			if op.Class == ClassMatmul {
-				step.Work = max(step.Work, n) // batch*m*n*k <= len(a)*len(b)
+				step.Work = max(step.Work, prod) // batch*m*n*k <= len(a)*len(b)
 			}
 		}
 		cost.ResultElements = satAdd(cost.ResultElements, step.ResultElements)
 		cost.Work = satAdd(cost.Work, step.Work)
 		shape, ok := resultShape(sc, op.Class)
 		if !ok || !allExact {
-			shape, ok = []int{int(min(step.ResultElements, MaxElements+1))}, false
+			span := max(step.ResultElements, prod, 1)
+			shape, ok = []int{int(min(span, MaxElements+1))}, false
 		}
 		results[j] = &Tensor{DType: I64, Shape: shape}
 		exact[j] = ok
@@ -74,7 +84,7 @@ func resultShape(c *Case, class OpClass) (shape []int, ok bool) {
 		}
 	}
 	switch class {
-	case ClassBinary:
+	case ClassBinary, ClassBroadcast, ClassWhere, ClassClamp:
 		rank := 0
 		for _, t := range ts {
 			rank = max(rank, t.Rank())
@@ -127,13 +137,23 @@ func resultShape(c *Case, class OpClass) (shape []int, ok bool) {
 		shape = append([]int{}, ts[0].Shape...)
 		shape[d] = ts[1].Len()
 		return shape, true
-	case ClassZeros, ClassFromVec:
+	case ClassZeros, ClassFromVec, ClassFull:
 		return c.Attrs.Shape, c.Attrs.Shape != nil
 	case ClassArange:
 		n := arangeElements(c.Attrs.Start, c.Attrs.End)
 		return []int{int(min(n, MaxElements+1))}, true
 	}
 	return nil, false
+}
+
+// spanOf is the product of shape's dims with empty dims counted as 1: a
+// bound on the elements of any tensor made of some of those dims.
+func spanOf(shape []int) int64 {
+	n := int64(1)
+	for _, s := range shape {
+		n = satMul(n, int64(max(s, 1)))
+	}
+	return n
 }
 
 // satAdd adds non-negative counts, saturating instead of overflowing.

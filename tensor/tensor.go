@@ -14,8 +14,9 @@ const (
 	// integers fit, and a reader never holds more than this of one line.
 	MaxLineBytes = 64 << 20
 	// MaxLiteralBytes bounds the text of a literal attr (from_literal's
-	// literal, arange's start and end): literals are source code, and the
-	// parsers' time and memory grow with the text.
+	// literal, arange's start and end, full's value) and of a host scalar:
+	// literals are source code, and the parsers' time and memory grow with
+	// the text.
 	MaxLiteralBytes = 64 << 10
 )
 

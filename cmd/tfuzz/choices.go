@@ -24,7 +24,11 @@ func checkProfiles(flag string, names []string) error {
 func checkOps(flag string, names []string) error {
 	for _, op := range names {
 		if _, ok := tensor.LookupOp(op); !ok {
-			return fmt.Errorf("%s: unknown op %q (%s)", flag, op, tensor.Choices(op, tensor.OpNames(), "tfuzz ops"))
+			err := fmt.Errorf("unknown op %q (%s)", op, tensor.Choices(op, tensor.OpNames(), "tfuzz ops"))
+			if flag != "" {
+				err = fmt.Errorf("%s: %w", flag, err)
+			}
+			return err
 		}
 	}
 	return nil
@@ -69,5 +73,5 @@ func unknownBackend(name string) error {
 	if strings.HasPrefix(name, "exec") && !adapter.IsExec(name) {
 		return fmt.Errorf("unknown backend %q (an adapter is exec:COMMAND)", name)
 	}
-	return fmt.Errorf("unknown backend %q (%s, or exec:COMMAND)", name, tensor.Choices(name, valid, ""))
+	return fmt.Errorf("unknown backend %s (%s, or exec:COMMAND)", tensor.Quote(name), tensor.Choices(name, valid, ""))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,8 +26,7 @@ func runDefault(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	o.seedSet = fl.Changed("seed")
 	if _, err := os.Stat(filepath.Join(o.out, "state.json")); err == nil && !o.resume && !o.force {
-		fmt.Fprintf(stderr, "tfuzz: %s holds a campaign: continuing it (--force starts a new one)\n", o.out)
-		o.resume = true
+		o.resume, o.continued = true, true // the campaign says where it resumes
 	}
 	return runCampaign(ctx, o, stdout, stderr)
 }

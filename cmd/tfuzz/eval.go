@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/adapter"
 	"github.com/tfuzz/tfuzz/model"
 	"github.com/tfuzz/tfuzz/props"
@@ -90,7 +92,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// line fails the command before it prints results; only one case is
 	// held at a time.
 	for _, f := range files {
-		if err := eachCase(f, func(*tensor.Case, int) error { return nil }); err != nil {
+		if err := eachCase(ctx, f, func(*tensor.Case, int) error { return nil }); err != nil {
+			if ctx.Err() != nil {
+				err = errors.New("interrupted")
+			}
 			fmt.Fprintf(stderr, "tfuzz eval: %v\n", err)
 			return exitUsage
 		}
@@ -206,6 +211,9 @@ func caseFiles(args []string) ([]string, error) {
 				return err
 			}
 			if !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+				if err := campaign.CheckRegular(path); err != nil {
+					return err
+				}
 				found = append(found, path)
 			}
 			return nil
@@ -245,16 +253,29 @@ type tally struct {
 	reasons                      map[string]int // excused cases by reason
 }
 
-// eachCase calls fn with every case of the case file path and its line.
-func eachCase(path string, fn func(c *tensor.Case, line int) error) error {
+// eachCase calls fn with every case of the case file path and its line. A
+// signal interrupts the reading too: decoding a line of 64 MiB takes
+// seconds, minutes when its floats are subnormal (strconv's slow path).
+func eachCase(ctx context.Context, path string, fn func(c *tensor.Case, line int) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	r := tensor.NewReader(f, path)
+	type read struct {
+		c   *tensor.Case
+		err error
+	}
 	for {
-		c, err := r.Next()
+		next, ok := interruptible(ctx, func() read {
+			c, err := r.Next()
+			return read{c, err}
+		})
+		if !ok {
+			return ctx.Err()
+		}
+		c, err := next.c, next.err
 		if err == io.EOF {
 			return nil
 		}
@@ -287,7 +308,7 @@ func evalFiles(ctx context.Context, files []string, o evalOptions, excused excep
 		e.columns = &columnTable{}
 	}
 	for _, f := range files {
-		err := eachCase(f, func(c *tensor.Case, line int) error {
+		err := eachCase(ctx, f, func(c *tensor.Case, line int) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

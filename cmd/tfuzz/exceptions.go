@@ -24,7 +24,7 @@ func readExceptions(paths []string) (exceptions, error) {
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--exceptions: %w", err)
 		}
 		sc := bufio.NewScanner(f)
 		line := 0

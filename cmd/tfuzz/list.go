@@ -40,7 +40,7 @@ func runOps(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := fl.parse(args); !ok {
 		return code
 	}
-	if err := checkOps("ops", fl.Args()); err != nil {
+	if err := checkOps("", fl.Args()); err != nil {
 		return fl.errorf("%v", err)
 	}
 	if fl.NArg() == 0 {
@@ -61,8 +61,12 @@ func runOps(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		op, _ := tensor.LookupOp(name)
 		fmt.Fprintf(stdout, "%s    (%s)\n", opCall(op), op.Doc)
+		width := 16 // of the first column: "a", "attr tolerance_ulps"
+		for _, at := range op.Attrs() {
+			width = max(width, len("attr ")+len(at.Name))
+		}
 		for _, a := range op.Args() {
-			fmt.Fprintf(stdout, "  %-16s %s\n", a.Name, a.Kind)
+			fmt.Fprintf(stdout, "  %-*s %s\n", width, a.Name, a.Kind)
 		}
 		if len(op.Args()) == 0 {
 			fmt.Fprintln(stdout, "  no arguments")
@@ -72,7 +76,7 @@ func runOps(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if at.Required {
 				req = "required"
 			}
-			fmt.Fprintf(stdout, "  attr %-11s %s, %s: %s\n", at.Name, at.Type, req, at.Doc)
+			fmt.Fprintf(stdout, "  %-*s %s, %s: %s\n", width, "attr "+at.Name, at.Type, req, at.Doc)
 		}
 	}
 	return exitClean

@@ -68,13 +68,23 @@ func verbs() []verb {
 }
 
 // run dispatches to a verb and turns an escaped panic into exit code 70.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return internalErrors(stderr, func() int { return dispatch(ctx, args, stdout, stderr) })
+}
+
+// internalErrors runs f and turns a panic that escapes it into exit code
+// 70 and one line saying so, not a Go stack trace.
+func internalErrors(stderr io.Writer, f func() int) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "tfuzz: internal error: %v\n(a bug in tfuzz: please report it with the command line)\n", r)
 			code = exitInternal
 		}
 	}()
+	return f()
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return runDefault(ctx, nil, stdout, stderr)
 	}

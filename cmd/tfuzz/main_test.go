@@ -176,3 +176,30 @@ func regexpMatch(t *testing.T, pattern, s string) bool {
 	t.Helper()
 	return regexp.MustCompile(pattern).MatchString(s)
 }
+
+// TestPanicsAreInternalErrors: a panic in a command, also one raised where
+// a signal can interrupt the work (in a goroutine of its own), exits 70
+// with one line, never a Go stack trace.
+func TestPanicsAreInternalErrors(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tests := []struct {
+		name string
+		f    func() int
+	}{
+		{"in the command", func() int { panic("boom") }},
+		{"in interruptible work", func() int {
+			n, _ := interruptible(ctx, func() int { panic("boom") })
+			return n
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := internalErrors(&stderr, tt.f)
+			if code != exitInternal || stderr.String() != "tfuzz: internal error: boom\n(a bug in tfuzz: please report it with the command line)\n" {
+				t.Errorf("exit %d, stderr %q", code, stderr.String())
+			}
+		})
+	}
+}

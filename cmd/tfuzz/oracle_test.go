@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,8 +16,8 @@ const (
 // reproduce every outcome recorded from real PyTorch, NumPy and JAX, except
 // the few listed, with reasons, in corpus/oracle-exceptions.txt.
 func TestModelMatchesOracle(t *testing.T) {
-	if _, err := os.Stat(oracleDir); err != nil {
-		t.Fatalf("the recorded outcomes are missing: %v", err)
+	if files, _ := filepath.Glob(filepath.Join(oracleDir, "*.jsonl")); len(files) == 0 {
+		t.Fatalf("the recorded outcomes are missing: no %s/*.jsonl", oracleDir)
 	}
 	code, out, stderr := runTfuzz(t, "eval", "--check", "--summary-only", "--max-diffs", "5",
 		"--exceptions", exceptionsFile, oracleDir)
@@ -34,6 +34,9 @@ func TestModelMatchesOracle(t *testing.T) {
 // encoded in corpus/seeds, is reproduced by the model under every profile it
 // names.
 func TestModelMatchesSeeds(t *testing.T) {
+	if files, _ := filepath.Glob("../../corpus/seeds/*.jsonl"); len(files) == 0 {
+		t.Fatal("the seed corpus is missing: no ../../corpus/seeds/*.jsonl")
+	}
 	code, out, stderr := runTfuzz(t, "eval", "--check", "--summary-only", "../../corpus/seeds")
 	t.Logf("per-profile agreement:%s", out[strings.LastIndex(out, "\nprofile"):])
 	if code != exitClean {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tfuzz/tfuzz/campaign"
 	"github.com/tfuzz/tfuzz/impls/adapter"
@@ -77,6 +79,22 @@ type replay struct {
 	hangAfter time.Duration
 }
 
+// printable is s as it reads, or Go-quoted (its start only when it is
+// long) when it holds a control character or invalid UTF-8 or runs past a
+// screen: a command from a file someone sent must not rewrite the terminal
+// line that shows it ("\x1b[2K\r").
+func printable(s string) string {
+	if len(s) > 1000 {
+		return tensor.Quote(s)
+	}
+	for _, r := range s {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			return tensor.Quote(s)
+		}
+	}
+	return s
+}
+
 // reproOne replays one finding file and returns its exit code.
 func reproOne(ctx context.Context, path string, o replay, stdout, stderr io.Writer) int {
 	backend, allowExec, budget := o.backend, o.allowExec, o.budget
@@ -91,7 +109,7 @@ func reproOne(ctx context.Context, path string, o replay, stdout, stderr io.Writ
 	}
 	if adapter.IsExec(name) && backend == "" && !allowExec {
 		fmt.Fprintf(stderr, "tfuzz repro: %s: the finding's backend runs a command:\n    %s\n"+
-			"  not run: give --allow-exec if you trust this file, or --backend to replay it elsewhere\n", path, name)
+			"  not run: give --allow-exec if you trust this file, or --backend to replay it elsewhere\n", path, printable(name))
 		return exitUsage
 	}
 	if err := budget.Check(sf.Case, 2); err != nil { // the model's outcome and the backend's
@@ -100,7 +118,7 @@ func reproOne(ctx context.Context, path string, o replay, stdout, stderr io.Writ
 	}
 	b, err := openBackend(name)
 	if err != nil {
-		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %q is not available here: %v\n", path, name, err)
+		fmt.Fprintf(stderr, "tfuzz repro: %s: backend %s is not available here: %v\n", path, tensor.Quote(name), err)
 		if _, ok := backendFactories[name]; !ok && !adapter.IsExec(name) && name != pythonBackend {
 			fmt.Fprintf(stderr, "  a finding of a backend built into another program is replayed by that program "+
 				"(the example report's: go run ./reports/examples/planted repro FILE)\n")

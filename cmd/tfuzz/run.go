@@ -46,6 +46,7 @@ type runOptions struct {
 	shard              string
 	out                string
 	resume, force      bool
+	continued          bool // resume chosen by the main job for a folder holding a campaign
 	maxCases           int64
 	python             string
 	hangAfter          time.Duration
@@ -92,7 +93,13 @@ func runCampaign(ctx context.Context, o runOptions, stdout, stderr io.Writer) in
 	defer closeTargets(cfg.Targets)
 	st, err := campaign.Run(ctx, cfg)
 	var inErr *campaign.InputError
+	var other *campaign.OtherCampaignError
 	switch {
+	case errors.As(err, &other) && o.continued:
+		fmt.Fprintf(stderr, "tfuzz: %s holds another campaign: %v\n"+
+			"  drop the flags that differ to continue it, --force to start a new one there (its findings are kept), or --out DIR to run elsewhere\n",
+			cfg.OutDir, err)
+		return exitUsage
 	case errors.As(err, &inErr):
 		fmt.Fprintf(stderr, "tfuzz run: %v\n", err)
 		return exitUsage

@@ -57,18 +57,34 @@ func signalNumber(sig os.Signal) int {
 
 // interruptible runs f and returns its result, or returns early (ok false)
 // when ctx is done first: the model evaluates a case in one uninterruptible
-// call, which for a large case may take minutes (candle's and burn's cumsum
-// are quadratic), and a signal must not wait for it. f then runs on until
-// tfuzz exits.
+// call, which for a large case of extreme floats may take minutes, and so
+// may decoding a long line; a signal must not wait for them. f then runs on
+// until tfuzz exits. A panic in f is raised again in the caller, where run
+// turns it into exit 70 (in f's own goroutine it would end tfuzz with a Go
+// stack trace).
 func interruptible[T any](ctx context.Context, f func() T) (result T, ok bool) {
 	if ctx.Done() == nil {
 		return f(), true
 	}
-	done := make(chan T, 1)
-	go func() { done <- f() }()
+	type outcome struct {
+		result   T
+		panicked any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- outcome{panicked: r}
+			}
+		}()
+		done <- outcome{result: f()}
+	}()
 	select {
 	case r := <-done:
-		return r, true
+		if r.panicked != nil {
+			panic(r.panicked)
+		}
+		return r.result, true
 	case <-ctx.Done():
 		return result, false
 	}

@@ -137,3 +137,38 @@ func TestSignalsStopACampaignPromptly(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalInterruptsEvalWhileDecoding: tfuzz eval stops at a signal even
+// while it decodes a long line: 2^21 subnormal floats take strconv about a
+// minute, and the signal does not wait for them.
+func TestSignalInterruptsEvalWhileDecoding(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"op": "sum", "args": [{"dtype": "f64", "shape": [2097152], "data": [`)
+	for i := 0; i < 1<<21; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"5e-324"`)
+	}
+	b.WriteString("]}]}\n")
+	file := writeFile(t, "subnormal.jsonl", b.String())
+	cmd, output := startTfuzz(t, nil, "eval", file)
+	time.Sleep(time.Second)
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 130 || !strings.Contains(output.String(), "tfuzz eval: interrupted") {
+			t.Errorf("exit %v, want 130 saying it was interrupted\n%s", err, output)
+		}
+		t.Logf("tfuzz eval exited %v after the signal", time.Since(start).Round(time.Millisecond))
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("tfuzz eval still runs 10s after SIGINT\n%s", output)
+	}
+}

@@ -63,10 +63,10 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, expr := range fl.Args() {
 		c, err := tensor.ParseCase(expr)
 		if err != nil {
-			return fl.errorf("%q: %v", expr, err)
+			return fl.errorf("%s: %v", tensor.Quote(expr), err)
 		}
 		if err := budget.Check(c, held); err != nil {
-			return fl.errorf("%q: %v", expr, err)
+			return fl.errorf("%s: %v", tensor.Quote(expr), err)
 		}
 		cases = append(cases, c)
 	}

@@ -255,8 +255,12 @@ func (b *Backend) EvalContext(ctx context.Context, profile string, c *tensor.Cas
 	if err != nil {
 		p.kill()
 		b.release(p, false)
+		id := c.ID
+		if id == "" {
+			id = "(no id)"
+		}
 		return tensor.HarnessFailureOutcome("adapter %s broke the protocol on case %s under %s: answer %q: %v",
-			b.Name(), c.ID, profile, preview(line), err), nil
+			b.Name(), id, profile, preview(line), err), nil
 	}
 	if restart != "" {
 		// The adapter ends after this answer (its framework state is

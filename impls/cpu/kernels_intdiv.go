@@ -4,7 +4,7 @@ package cpu
 // (Python's //) and rem (Python's %). A zero divisor writes 0 and reports
 // faultZeroDiv; a signed MIN / -1 writes the wrapped quotient MIN (remainder
 // 0) and reports faultMinNeg1. What a fault means is the profile's business
-// (pyintdiv.go): an error, a crash, or a defined value fixed up afterwards.
+// (pybinary_kernels.go, candle.go, burn.go, tenferro.go): an error, a crash, or a defined value fixed up afterwards.
 //
 // Go's / and % never trap on MIN / -1 (the compiler guards idiv), but they
 // panic on a zero divisor, which every kernel tests first.

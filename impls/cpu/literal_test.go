@@ -1,10 +1,12 @@
 package cpu
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -42,9 +44,9 @@ func TestReadRustLiteral(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(lit.shape, tt.shape) || lit.ragged != tt.ragged || lit.vec != tt.vec || lit.mixed != tt.mixed {
-				t.Errorf("shape %v ragged %v vec %v mixed %v, want %v %v %v %v",
-					lit.shape, lit.ragged, lit.vec, lit.mixed, tt.shape, tt.ragged, tt.vec, tt.mixed)
+			if diff := cmp.Diff(tt.shape, lit.shape); diff != "" || lit.ragged != tt.ragged || lit.vec != tt.vec || lit.mixed != tt.mixed {
+				t.Errorf("ragged %v vec %v mixed %v, want %v %v %v; shape (-want +got):\n%s",
+					lit.ragged, lit.vec, lit.mixed, tt.ragged, tt.vec, tt.mixed, diff)
 			}
 			if lit.bare != (tt.shape == nil) {
 				t.Errorf("bare %v for shape %v", lit.bare, tt.shape)
@@ -130,8 +132,8 @@ func TestReadPythonLiteral(t *testing.T) {
 			for _, n := range nums {
 				kinds += string(n.kind[0])
 			}
-			if !reflect.DeepEqual(shape, tt.shape) && !(len(shape) == 0 && len(tt.shape) == 0) || kinds != tt.kinds {
-				t.Errorf("shape %v kinds %q, want %v %q", shape, kinds, tt.shape, tt.kinds)
+			if diff := cmp.Diff(tt.shape, shape, cmpopts.EquateEmpty()); diff != "" || kinds != tt.kinds {
+				t.Errorf("kinds %q, want %q; shape (-want +got):\n%s", kinds, tt.kinds, diff)
 			}
 		})
 	}

@@ -9,7 +9,7 @@ import (
 // Device is what the host code needs from a GPU: buffers, kernels by name,
 // and dispatches of a grid of threadgroups. The simulated device
 // (SimDevice) implements it on every machine; on macOS a Metal device
-// (host_darwin.go) implements it with the compiled kernels/*.metal.
+// (GPU, gpu.go over mtl_darwin.go) implements it with the compiled kernels/*.metal.
 type Device interface {
 	// Name says which device this is ("sim", or the Metal device's name).
 	Name() string

@@ -7,10 +7,11 @@ outcomes.  Usage:  python3 casts_sim.py [-v] [--variant NAME=VALUE ...]
 No numpy: exact arithmetic with fractions; floats are Python floats (f64) whose values are
 rounded to the element dtype.
 """
-import json, math, struct, sys
+import json, math, os, struct, sys
 from fractions import Fraction
 
-ORACLE = ['/work/shared/oracle/real-frameworks.jsonl', '/work/shared/oracle/real-frameworks-2.jsonl']
+ORACLE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../corpus/oracle')  # the repository's copy of the recorded outcomes
+ORACLE = [os.path.join(ORACLE_DIR, f) for f in ('real-frameworks.jsonl', 'real-frameworks-2.jsonl')]
 PROFILES = ['pytorch/cpu', 'pytorch/cuda', 'numpy', 'jax/cpu-x32', 'jax/cpu-x64', 'jax/gpu-x32', 'jax/gpu-x64']
 
 INT_BITS = {'u8': (8, False), 'i8': (8, True), 'u16': (16, False), 'i16': (16, True),

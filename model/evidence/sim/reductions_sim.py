@@ -1,12 +1,13 @@
 """Simulation of sum prod mean max min argmax argmin cumsum for the 7 oracle profiles.
 
 Run:  python3 reductions_sim.py [--avx2] [-v]
-It recomputes every reduction case of /work/shared/oracle/real-frameworks*.jsonl from the rules
-written in /work/notes/reductions.md and reports matches per profile and op.
+It recomputes every reduction case of corpus/oracle/real-frameworks*.jsonl from the rules
+written in model/evidence/reductions.md and reports matches per profile and op.
 Evidence only: this is not product code.
 """
 import json
 import math
+import os
 import sys
 from red_fp import (INF, NAN, FLOATS, INTS, rnd, wrap, parse_elem, fmt_elem, outcome_eq, last_pow2)
 
@@ -653,7 +654,7 @@ def cumsum(fw, profile, dt, data, geo, shape, x64):
 def load_cases():
     cases = []
     for f in ('real-frameworks.jsonl', 'real-frameworks-2.jsonl'):
-        for line in open('/work/shared/oracle/' + f):
+        for line in open(os.path.join(os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../corpus/oracle'), f)):
             d = json.loads(line)
             if d['op'] in OPS:
                 cases.append(d)

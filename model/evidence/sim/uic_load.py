@@ -1,5 +1,6 @@
-import json
-FILES=['/work/shared/oracle/real-frameworks.jsonl','/work/shared/oracle/real-frameworks-2.jsonl']
+import json, os
+ORACLE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../corpus/oracle')  # the repository's copy of the recorded outcomes
+FILES=[os.path.join(ORACLE_DIR, f) for f in ('real-frameworks.jsonl','real-frameworks-2.jsonl')]
 PROFILES=['pytorch/cpu','pytorch/cuda','numpy','jax/cpu-x32','jax/cpu-x64','jax/gpu-x32','jax/gpu-x64']
 def cases():
     for f in FILES:

@@ -1,5 +1,5 @@
-import json
-ORA='/work/shared/oracle/'
+import json, os
+ORA=os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../../corpus/oracle') + '/'  # the repository's copy
 PROFILES=['pytorch/cpu','pytorch/cuda','numpy','jax/cpu-x32','jax/cpu-x64','jax/gpu-x32','jax/gpu-x64']
 DT=['bool','u8','i8','u16','i16','u32','i32','u64','i64','f16','bf16','f32','f64','c64','c128']
 def load():

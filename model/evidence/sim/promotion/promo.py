@@ -1,6 +1,6 @@
 """Result-dtype / promotion model for binary ops, 7 oracle profiles.
 
-Evidence script for /work/notes/promotion.md.  Pure Python, no numpy.
+Evidence script for model/evidence/promotion.md.  Pure Python, no numpy.
 predict(profile, case) -> ('value', dtype, shape) | ('error', cls, msg) | ('unsupported', msg)
 Only dtype/shape/error-class level; values are checked separately in values.py.
 """
