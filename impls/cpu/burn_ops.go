@@ -33,6 +33,9 @@ func burnUnary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) ten
 	case tensor.I32:
 		return burnIntUnary[int32](e, op, t)
 	case tensor.I64:
+		if op == opSquare && burnFlex(p) && p.debug { // native i64 in a debug build: an overflow panics (burn.int64-native)
+			return burnSquareChecked(e, t)
+		}
 		return burnIntUnary[int64](e, op, t)
 	}
 	var k unaryKernel[float32, float32]
@@ -63,7 +66,8 @@ func burnUnary(e *Engine, p *profile, c *tensor.Case, args []*tensor.Tensor) ten
 
 // burnIntUnary runs an Int unary op: neg and abs wrap (wrapping_neg,
 // wrapping_abs; the model leaves ndarray's MIN open), square multiplies as
-// the Int multiplication does (wrapping on Flex; ndarray's overflow open).
+// the Int multiplication does (wrapping on Flex but for I64 in a debug
+// build, burnSquareChecked; ndarray's overflow open).
 func burnIntUnary[T integer](e *Engine, op opID, t *tensor.Tensor) tensor.Outcome {
 	var k unaryKernel[T, T]
 	switch op {
@@ -79,6 +83,19 @@ func burnIntUnary[T integer](e *Engine, op opID, t *tensor.Tensor) tensor.Outcom
 		k = kAbsInt[T]
 	}
 	return burnUnaryRun(e, t, k)
+}
+
+// burnSquareChecked is Flex's square of an I64 tensor in a debug build:
+// x * x as native Rust i64, whose overflow panics.
+func burnSquareChecked(e *Engine, t *tensor.Tensor) tensor.Outcome {
+	src := loadInput[int64](t, t.DType)
+	l := newLayout(t.Shape, viewOf(t))
+	dst := make([]int64, l.n)
+	mul := kMulChecked[int64]
+	if f := runUnary(e, &l, dst, src, func(dst, a []int64) fault { return mul(dst, a, a) }); f&faultOverflow != 0 {
+		return tensor.PanicOutcome("%s", overflowMsg(opSquare))
+	}
+	return tensor.ValueOutcome(encode(e, dst, t.DType, t.Shape))
 }
 
 func burnUnaryRun[T number](e *Engine, t *tensor.Tensor, k unaryKernel[T, T]) tensor.Outcome {
