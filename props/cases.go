@@ -121,12 +121,13 @@ func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
 // dtypes) that the generator's options allow, that the profile answers (when
 // aimed) and whose path changes at the tier's size (when in a tier).
 type scope struct {
-	g      *Gen
-	sup    *support // nil: unaimed
-	ops    []string
-	dtypes map[string][]tensor.DType // per op in ops
-	tier   *Tier                     // nil: small
-	rust   bool
+	g       *Gen
+	sup     *support // nil: unaimed
+	ops     []string
+	classes []tensor.OpClass          // per op in ops
+	dtypes  map[string][]tensor.DType // per op in ops
+	tier    *Tier                     // nil: small
+	rust    bool
 }
 
 // scope returns the scope of a draw aimed at profile ("": unaimed) in tier
@@ -159,6 +160,8 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 		}
 		if len(ds) > 0 {
 			s.ops = append(s.ops, op)
+			info, _ := tensor.LookupOp(op)
+			s.classes = append(s.classes, info.Class)
 			s.dtypes[op] = ds
 		}
 	}

@@ -65,9 +65,8 @@ func (s *scope) nextStep(d *draw, c *tensor.Case, results []*tensor.Tensor) bool
 	}
 	x := results[from]
 	var ops []string
-	for _, name := range s.ops {
-		op, _ := tensor.LookupOp(name)
-		switch op.Class {
+	for k, name := range s.ops {
+		switch s.classes[k] {
 		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce,
 			tensor.ClassCumsum, tensor.ClassIndexSelect, tensor.ClassToHost:
 			if slices.Contains(s.dtypes[name], x.DType) {

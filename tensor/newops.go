@@ -1,6 +1,9 @@
 package tensor
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // The ops and attrs of case format v1 added 2026-12 (spec "Ops and attrs
 // added 2026-12"): candle's broadcasting binaries, where, clamp, full (and
@@ -74,6 +77,9 @@ func isJSONNull(data []byte) bool { return string(bytes.TrimSpace(data)) == "nul
 // BroadcastBase is the op of the catalog a broadcast_* op computes
 // ("broadcast_mul" -> "mul"), or "" for another op.
 func BroadcastBase(op string) string {
+	if !strings.HasPrefix(op, "broadcast_") { // most ops: no lookup
+		return ""
+	}
 	if o, ok := LookupOp(op); ok && o.Class == ClassBroadcast {
 		return op[len("broadcast_"):]
 	}
