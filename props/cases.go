@@ -194,7 +194,7 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 	case tensor.ClassReduce, tensor.ClassCumsum:
 		a := s.tensor(d, dt, name, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}
-		if op.Class == tensor.ClassCumsum || d.coin() {
+		if op.Class == tensor.ClassCumsum && !d.oneIn(8) || d.coin() { // cumsum without a dim: NumPy and JAX flatten, PyTorch refuses
 			r := max(a.Rank(), 1)
 			dim := d.between(-r, r-1)
 			c.Attrs.Dim = &dim
