@@ -1,8 +1,6 @@
 package tensor
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestNewOpsCodec: the additions of 2026-12 read and write back, and the
 // codec rejects what they do not allow, naming the field.

@@ -1,8 +1,6 @@
 package tensor
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestSortOpsCodec: sort, argsort and mask_select read and write back in
 // JSON and in the notation, and the codec rejects what they do not allow,
