@@ -54,6 +54,7 @@ func TestReferenceAdapterNewOpsNumPy(t *testing.T) {
 		{"shift_left by a negative count gives 0", "shift_left(i8[1, 2], i8[-1, 3])", `{"value": {"dtype": "i8", "shape": [2], "data": [0, 16]}}`},
 		{"shift_right past the width: the sign fill", "shift_right(i8[-128, 64], i8[7, 9])", `{"value": {"dtype": "i8", "shape": [2], "data": [-1, 0]}}`},
 		{"shift_left of a float", "shift_left(f32[1.0], 1)", `{"error": {"class": "UnsupportedDType", "message": ""}}`},
+		{"shift_right of a float by an int beyond int64 (1.24: the object loop's TypeError)", "shift_right(f16 0.0, 18446744073709551616)", `{"error": {"class": "UnsupportedDType", "message": ""}}`},
 		{"sort puts NaN last", "sort(f32[1.0, nan, -2.0, 0.0])", `{"value": {"dtype": "f32", "shape": [4], "data": ["-2.0", "0.0", "1.0", "nan"]}}`},
 		{"sort along dim 0", "sort(i16[[3, 1], [2, 4]]) dim=0", `{"value": {"dtype": "i16", "shape": [2, 2], "data": [2, 1, 3, 4]}}`},
 		{"argsort", "argsort(i64[3, 1, 2])", `{"value": {"dtype": "i64", "shape": [3], "data": [1, 2, 0]}}`},
