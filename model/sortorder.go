@@ -88,8 +88,9 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 	pos := make([]int, n)
 	perm := make([]int, n)
 	var keys []int64
+	var byKey []keyedPos
 	if order.key != nil && !x.DType.IsComplex() {
-		keys = make([]int64, n)
+		keys, byKey = make([]int64, n), make([]keyedPos, n)
 	}
 	for r := 0; r < rows; r++ {
 		base := (r/stride)*stride*n + r%stride
@@ -99,7 +100,15 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 		}
 		keyed := keys != nil && rowKeys(x, pos, order.key, keys)
 		if keyed {
-			slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+			// (key, position) pairs are distinct: an unstable sort of them
+			// is the stable sort by key, in O(n log n)
+			for k, v := range keys {
+				byKey[k] = keyedPos{v, k}
+			}
+			slices.SortFunc(byKey, func(a, b keyedPos) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.k, b.k)) })
+			for k, kp := range byKey {
+				perm[k] = kp.k
+			}
 		} else {
 			sort.SliceStable(perm, func(a, b int) bool { return order.less(x, pos[perm[a]], pos[perm[b]]) })
 		}
@@ -141,6 +150,12 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 		}
 	}
 	return out
+}
+
+// keyedPos is an element's key and its position in the row.
+type keyedPos struct {
+	key int64
+	k   int
 }
 
 // rowKeys sets keys[k] to the key of the row's element k, and reports
