@@ -16,14 +16,16 @@ import (
 // cut into.
 //
 // The tiers share tierTimeShare of a campaign's time, each by its weight:
-// the chance of drawing a tier case is its part of the time times the cost
-// of a small case over the cost of a tier case, estimated from the tier's
-// size (the model's exact arithmetic, about elementCost per element,
-// dominates a large case; a small case costs about caseCost, drawing and
-// checking included).
+// the chance of drawing a tier case is its part of the time over the cost
+// of a tier case in small cases (PathSize.Cost, measured; where a size
+// states none, estimated from it: the model's exact arithmetic, about
+// elementCost per element, dominates a large case, and a small case costs
+// about caseCost, drawing and checking included). A quarter of the time
+// reaches every path dozens of times a second while the small cases, which
+// find most bugs, keep the rest.
 const (
-	tierTimeShare = 0.5
-	caseCost      = 20.0 // µs
+	tierTimeShare = 0.25
+	caseCost      = 15.0 // µs
 	elementCost   = 0.15 // µs
 )
 
@@ -77,9 +79,12 @@ func tiersWhere(b tensor.Backend, keep func(tensor.PathSize) bool) []Tier {
 	}
 	tiers := make([]Tier, len(sizes))
 	for i, s := range sizes {
-		cost := caseCost + elementCost*1.5*float64(s.Elements) // sizes average about 1.5 times Elements
+		cost := s.Cost
+		if cost <= 0 {
+			cost = (caseCost + elementCost*1.5*float64(s.Elements)) / caseCost // sizes average about 1.5 times Elements
+		}
 		share := tierTimeShare * weight(s) / total
-		tiers[i] = Tier{PathSize: s, perMillion: max(1, int(1e6*share*caseCost/cost))}
+		tiers[i] = Tier{PathSize: s, perMillion: max(1, int(1e6*share/cost))}
 	}
 	return tiers
 }

@@ -52,6 +52,12 @@ type PathSize struct {
 	// Weight is the share of the tier time this size gets, relative to the
 	// others (0 counts as 1): more for paths small cases can never show.
 	Weight int
+	// Cost is what drawing and checking one case of this size costs, in
+	// small cases (the model's work dominates, and differs by op: a sort
+	// or a matmul costs more per element than an add), as measured from a
+	// default campaign's summary.json (seconds over cases of the tier,
+	// over those of small cases); 0: estimated from Elements.
+	Cost float64
 }
 
 // PathSizer is a Backend that states the sizes where its paths change.

@@ -170,6 +170,15 @@ type tile[T any] struct {
 	src    int // stride-0 fill: storage position they came from
 }
 
+// grow returns the tile's first n elements, allocating it at the first
+// call as long as the row (a small tensor's row is far below tileLen).
+func (t *tile[T]) grow(n int) []T {
+	if cap(t.buf) < n {
+		t.buf = make([]T, n, max(n, min(2*n, tileLen)))
+	}
+	return t.buf[:n]
+}
+
 // get returns the n elements of data starting at pos with stride s, as a
 // contiguous slice (data itself when s == 1).
 func (t *tile[T]) get(data []T, pos, s, n int) []T {
@@ -180,10 +189,7 @@ func (t *tile[T]) get(data []T, pos, s, n int) []T {
 		if t.filled >= n && t.src == pos {
 			return t.buf[:n]
 		}
-		if t.buf == nil {
-			t.buf = make([]T, tileLen)
-		}
-		b := t.buf[:n]
+		b := t.grow(n)
 		v := data[pos]
 		for i := range b {
 			b[i] = v
@@ -191,11 +197,8 @@ func (t *tile[T]) get(data []T, pos, s, n int) []T {
 		t.filled, t.src = n, pos
 		return b
 	}
-	if t.buf == nil {
-		t.buf = make([]T, tileLen)
-	}
 	t.filled = 0
-	b := t.buf[:n]
+	b := t.grow(n)
 	for i := range b {
 		b[i] = data[pos]
 		pos += s
