@@ -110,7 +110,15 @@ func (e *evaluation) numpyClip(x, lo, hi tensor.Arg) tensor.Outcome {
 	for k, a := range args {
 		ops[k] = e.convertArg(a, common)
 	}
-	constant := lo.IsScalar() && hi.IsScalar()
+	loop := clipConstLoop // two Python scalars: 0-d operands, steps 0
+	switch {
+	case lo.IsScalar() && hi.IsScalar():
+	case common == tensor.BF16:
+		loop = clipLoopOpen // ml_dtypes' bfloat16 loop: not read here
+	case common.IsFloat():
+		e.use(numpyClipLoops)
+		loop = numpyClipLoop(args, common, shape)
+	}
 	out := tensor.New(common, shape...)
 	for i := range out.Len() {
 		xv, lv, hv := ops[0], ops[1], ops[2]
@@ -131,9 +139,9 @@ func (e *evaluation) numpyClip(x, lo, hi tensor.Arg) tensor.Outcome {
 		a, l, h := xv.Float(xi), lv.Float(li), hv.Float(hi)
 		var r float64
 		switch {
-		case constant && (math.IsNaN(l) || math.IsNaN(h)):
+		case loop == clipConstLoop && (math.IsNaN(l) || math.IsNaN(h)):
 			r = math.NaN()
-		case constant:
+		case loop == clipConstLoop:
 			r = a
 			if r < l {
 				r = l
@@ -143,7 +151,8 @@ func (e *evaluation) numpyClip(x, lo, hi tensor.Arg) tensor.Outcome {
 			}
 		default:
 			r = npMin(npMax(a, l, common), h, common)
-			if signedZeroTie(a, l) || signedZeroTie(npMax(a, l, common), h) {
+			tie := signedZeroTie(a, l) || signedZeroTie(npMax(a, l, common), h)
+			if tie && loop == clipLoopOpen && common != tensor.F16 {
 				e.use(numpyClipZeroTie)
 				out.SetUnspecified(i)
 			}

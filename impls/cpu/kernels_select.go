@@ -95,7 +95,9 @@ func kClampConstTies[T number](lo, hi T) unaryKernel[T, T] {
 }
 
 // kClampTensor clamps by bounds that vary per element (tensor bounds of
-// torch.clamp, np.clip's general loop), propagating a NaN of any operand:
+// torch.clamp, np.clip where the loop NumPy calls is not stated; the
+// stated loops are kClipStepped and kClampConst), propagating a NaN of any
+// operand:
 //
 //	for i: dst[i] = NaN if a[i], lo[i] or hi[i] is NaN,
 //	       else min(max(a[i], lo[i]), hi[i])   (min > max gives max)

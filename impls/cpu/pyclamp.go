@@ -11,8 +11,9 @@ import (
 // maximum(min, x) then minimum(max, x); PyTorch and NumPy with one bound:
 // maximum or minimum), the engine runs its binary family on them. Otherwise
 // one kernel clamps: kClampConst for bounds that are the same everywhere
-// (PyTorch's Python-number bounds, np.clip's constant loop), kClampTensor
-// for bounds that vary (tensor bounds, NaN propagating).
+// (PyTorch's Python-number bounds, np.clip's constant loop), kClipStepped
+// for np.clip's stepped loop (pyclip_loop.go), kClampTensor for other
+// bounds that vary (tensor bounds, NaN propagating).
 
 func init() {
 	attach(pythonProfiles(), tensor.ClassClamp, &family{supports: pyClampSupports, eval: pyClampEval})
@@ -39,6 +40,9 @@ type clampPlan struct {
 	// constant: both bounds are the same for every element (kClampConst);
 	// nanFill: one of them is NaN, which fills the result with NaN.
 	constant, nanFill bool
+	// inner: np.clip's loop over float array bounds (clipInnerUnknown
+	// otherwise: kClampTensor)
+	inner clipInner
 }
 
 // pyClampSupports declines complex scalar bounds, NumPy's ints outside
@@ -259,6 +263,12 @@ func (cp *clampPlan) planNumPy(c *tensor.Case) (*clampPlan, *tensor.Outcome, boo
 	}
 	cp.constant = cp.args[1].isScalar() && cp.args[2].isScalar()
 	cp.nanFill = cp.constant && (cp.args[1].isNaN() || cp.args[2].isNaN())
+	if !cp.constant && cp.common.IsFloat() && cp.common != tensor.BF16 {
+		cp.inner = cp.numpyClipInner() // bf16 (ml_dtypes' loop): ties not stated
+		if cp.common == tensor.F16 {
+			cp.inner = clipInnerStepped // both loops compute _NPY_CLIP for half
+		}
+	}
 	return cp, nil, true
 }
 
@@ -408,8 +418,22 @@ func clampRun[T number](e *Engine, cp *clampPlan, lowest, highest T) tensor.Outc
 		runUnary(e, &l, dst, x, kClampConst(lo, hi))
 		return tensor.ValueOutcome(encode(e, dst, cp.common, cp.shape))
 	}
+	if cp.inner == clipInnerFixed && len(dst) > 0 { // np.clip's constant loop: fill NaN, or clamp by the one bound pair
+		lo, hi := uniformBound[T](cp, 1), uniformBound[T](cp, 2)
+		if lo != lo || hi != hi {
+			cp.nanFill = true
+			return cp.run(e)
+		}
+		l := newLayout(cp.shape, viewOf(cp.x))
+		runUnary(e, &l, dst, x, kClampConst(lo, hi))
+		return tensor.ValueOutcome(encode(e, dst, cp.common, cp.shape))
+	}
 	lo, hi := argAs[T](cp.p, &cp.args[1], cp.common), argAs[T](cp.p, &cp.args[2], cp.common)
 	l := newLayout(cp.shape, cp.args[0].view(), cp.args[1].view(), cp.args[2].view())
-	runTernary(e, &l, dst, x, lo, hi, kClampTensor[T])
+	kernel := kClampTensor[T]
+	if cp.inner != clipInnerUnknown {
+		kernel = kClipStepped[T](cp.common == tensor.F16) // half_tag keeps the first operand on a tie
+	}
+	runTernary(e, &l, dst, x, lo, hi, kernel)
 	return tensor.ValueOutcome(encode(e, dst, cp.common, cp.shape))
 }
