@@ -100,6 +100,9 @@ func Bool(v bool) Arg {
 	return Arg{Bytes: []byte{0}}
 }
 
+// Long is a `constant int64_t &` argument.
+func Long(v int64) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint64(nil, uint64(v))} }
+
 // Uint is a `constant uint &` argument.
 func Uint(v int) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint32(nil, uint32(v))} }
 

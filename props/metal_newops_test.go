@@ -1,0 +1,65 @@
+package props
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
+
+// The focused draws of candle's Metal cat, matmul and sort for
+// metalFocused: operands that pass candle's checks mostly (one dtype, the
+// shapes cat and matmul need), with views that take the other kernels
+// (a transposed matrix, a narrowed tensor, a broadcast batch), sizes
+// around the kernels' tiles, and values whose sums are exact so that the
+// model states them.
+
+// metalFocusedCopyMatmulSort fills c (whose first argument is a tensor of
+// dtype d and shape) for cat, matmul, sort or argsort.
+func metalFocusedCopyMatmulSort(t *rapid.T, c *tensor.Case, class tensor.OpClass, d tensor.DType, shape []int) {
+	switch class {
+	case tensor.ClassCat:
+		metalFocusedCat(t, c, d, shape)
+	}
+}
+
+// metalFocusedCat draws one to three tensors of shape with dim's size
+// redrawn (0 to 3), of dtype d (one in eight of another), each a
+// contiguous tensor, a transposed or a narrowed view.
+func metalFocusedCat(t *rapid.T, c *tensor.Case, d tensor.DType, shape []int) {
+	if len(shape) == 0 && rapid.IntRange(0, 3).Draw(t, "rank 0 kept") != 0 {
+		shape = []int{rapid.IntRange(1, 3).Draw(t, "n")}
+	}
+	dim := 0
+	if len(shape) > 0 {
+		dim = rapid.IntRange(-len(shape), len(shape)-1).Draw(t, "dim")
+	} else {
+		dim = rapid.IntRange(-1, 0).Draw(t, "dim")
+	}
+	c.Attrs.Dim = &dim
+	c.Args = nil
+	dtypes := append(append([]tensor.DType{}, metalCoreDTypes...), tensor.I32, tensor.I16, tensor.F64)
+	if rapid.IntRange(0, 3).Draw(t, "candle dtype") == 0 {
+		d = rapid.SampledFrom(dtypes).Draw(t, "cat dtype")
+	}
+	for i, n := 0, rapid.IntRange(1, 3).Draw(t, "tensors"); i < n; i++ {
+		s := append([]int{}, shape...)
+		if len(s) > 0 {
+			s[(dim+len(s))%len(s)] = rapid.IntRange(0, 3).Draw(t, "dim size")
+		}
+		td := d
+		if rapid.IntRange(0, 7).Draw(t, "other dtype") == 0 {
+			td = rapid.SampledFrom(dtypes).Draw(t, "other")
+		}
+		c.Args = append(c.Args, tensor.Arg{Tensor: metalView(t, genElements(t, td, s, "x"))})
+	}
+}
+
+// metalView returns x, or one time in three a view of x (permuted,
+// narrowed, broadcast: props' view draw, without steps, which candle's
+// narrow lacks).
+func metalView(t *rapid.T, x *tensor.Tensor) *tensor.Tensor {
+	if rapid.IntRange(0, 2).Draw(t, "view") != 0 {
+		return x
+	}
+	return (&draw{src: RapidSource(t)}).view(x, false)
+}
