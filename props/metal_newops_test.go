@@ -1,6 +1,8 @@
 package props
 
 import (
+	"math"
+
 	"pgregory.net/rapid"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -19,7 +21,52 @@ func metalFocusedCopyMatmulSort(t *rapid.T, c *tensor.Case, class tensor.OpClass
 	switch class {
 	case tensor.ClassCat:
 		metalFocusedCat(t, c, d, shape)
+	case tensor.ClassSort:
+		metalFocusedSort(t, c, d, shape)
 	}
+}
+
+// metalFocusedSort draws the tensor to sort: shape with its last dim
+// redrawn (1 to 40, one in eight up to 1030, past a threadgroup, one in
+// sixteen 0), values from a few (ties, -0.0 and +0.0, NaN, infinities) or
+// any; one in eight of candle's other dtypes; the last dim or another,
+// ascending or descending; one in three a view.
+func metalFocusedSort(t *rapid.T, c *tensor.Case, d tensor.DType, shape []int) {
+	if rapid.IntRange(0, 7).Draw(t, "candle dtype") == 0 {
+		d = rapid.SampledFrom([]tensor.DType{tensor.F64, tensor.I32, tensor.I16}).Draw(t, "sort dtype")
+	}
+	if len(shape) > 0 {
+		n := rapid.IntRange(1, 40).Draw(t, "row")
+		switch rapid.IntRange(0, 15).Draw(t, "row size") {
+		case 0:
+			n = 0
+		case 1, 2:
+			n = rapid.IntRange(500, 1030).Draw(t, "long row")
+		}
+		shape[len(shape)-1] = n
+		for i := range shape[:len(shape)-1] {
+			shape[i] = min(shape[i], 3)
+		}
+	}
+	x := tensor.New(d, shape...)
+	few := []float64{0, math.Copysign(0, -1), 1, -1, 2, 2, math.NaN(), math.Inf(1), math.Inf(-1), 0.5}
+	for i := 0; i < x.Len(); i++ {
+		switch {
+		case rapid.IntRange(0, 3).Draw(t, "any") == 0:
+			(&draw{src: RapidSource(t)}).setElement(x, i, bias{})
+		case d.IsFloat():
+			x.SetFloat(i, rapid.SampledFrom(few).Draw(t, "v"))
+		default:
+			x.SetInt(i, int64(rapid.IntRange(0, 4).Draw(t, "v")))
+		}
+	}
+	c.Args = []tensor.Arg{{Tensor: metalView(t, x)}}
+	if rapid.IntRange(0, 3).Draw(t, "has dim") == 0 {
+		dim := rapid.IntRange(-2, 2).Draw(t, "dim")
+		c.Attrs.Dim = &dim
+	}
+	desc := rapid.Bool().Draw(t, "descending")
+	c.Attrs.Descending = &desc
 }
 
 // metalFocusedCat draws one to three tensors of shape with dim's size

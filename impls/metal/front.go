@@ -60,6 +60,8 @@ func (h *host) evalCase(c *tensor.Case) tensor.Outcome {
 		out, err = h.frontFull(c)
 	case tensor.ClassCat:
 		out, err = h.frontCat(c)
+	case tensor.ClassSort:
+		out, err = h.frontSort(c)
 	default:
 		return tensor.UnsupportedOutcome("metal-sim: %s is not simulated", c.Op)
 	}
