@@ -41,7 +41,7 @@ var simulatedClasses = map[tensor.OpClass]bool{
 	tensor.ClassBinary: true, tensor.ClassUnary: true, tensor.ClassCast: true,
 	tensor.ClassReduce: true, tensor.ClassIndexSelect: true,
 	tensor.ClassBroadcast: true, tensor.ClassWhere: true, tensor.ClassClamp: true, tensor.ClassFull: true,
-	tensor.ClassCat: true, tensor.ClassSort: true,
+	tensor.ClassCat: true, tensor.ClassSort: true, tensor.ClassMatmul: true,
 }
 
 // Supports reports whether c is a case of candle/metal the backend runs:
@@ -102,6 +102,8 @@ func (b *Backend) supportsOp(c *tensor.Case) bool {
 	case tensor.ClassCast:
 		return len(c.Args) == 1 && tensors == 1 && c.Attrs.To.Valid()
 	case tensor.ClassIndexSelect:
+		return len(c.Args) == 2 && tensors == 2
+	case tensor.ClassMatmul:
 		return len(c.Args) == 2 && tensors == 2
 	case tensor.ClassCat:
 		return len(c.Args) >= 1 && tensors == len(c.Args) && c.Attrs.Dim != nil

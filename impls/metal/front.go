@@ -62,6 +62,8 @@ func (h *host) evalCase(c *tensor.Case) tensor.Outcome {
 		out, err = h.frontCat(c)
 	case tensor.ClassSort:
 		out, err = h.frontSort(c)
+	case tensor.ClassMatmul:
+		out, err = h.frontMatmul(c)
 	default:
 		return tensor.UnsupportedOutcome("metal-sim: %s is not simulated", c.Op)
 	}
