@@ -23,7 +23,63 @@ func metalFocusedCopyMatmulSort(t *rapid.T, c *tensor.Case, class tensor.OpClass
 		metalFocusedCat(t, c, d, shape)
 	case tensor.ClassSort:
 		metalFocusedSort(t, c, d, shape)
+	case tensor.ClassMatmul:
+		metalFocusedMatmul(t, c, d)
 	}
+}
+
+// metalFocusedMatmul draws a of [batch.., m, k] and b of [batch.., k, n]:
+// rank 2 to 4, m, k and n from 1 to 5 mostly and one time in four up to
+// 80 (past the gemm tiles and their K blocks; m = 1 or n = 1 takes gemv);
+// small integers and halves, whose sums are exact, one time in four any
+// values; one in eight with another dtype, a k that does not match, or
+// batch dims that differ; one in three a view (a transposed matrix takes
+// the nt, tn and tt kernels, a broadcast batch the folded one).
+func metalFocusedMatmul(t *rapid.T, c *tensor.Case, d tensor.DType) {
+	size := func(name string) int {
+		if rapid.IntRange(0, 3).Draw(t, name+" large") == 0 {
+			return rapid.IntRange(1, 80).Draw(t, name)
+		}
+		return rapid.IntRange(1, 5).Draw(t, name)
+	}
+	m, k, n := size("m"), size("k"), size("n")
+	if rapid.IntRange(0, 15).Draw(t, "zero") == 0 {
+		m, k, n = rapid.IntRange(0, 2).Draw(t, "m0"), rapid.IntRange(0, 2).Draw(t, "k0"), rapid.IntRange(0, 2).Draw(t, "n0")
+	}
+	batch := make([]int, rapid.IntRange(0, 2).Draw(t, "batch rank"))
+	for i := range batch {
+		batch[i] = rapid.IntRange(1, 3).Draw(t, "batch")
+	}
+	bBatch := batch
+	k2 := k
+	switch rapid.IntRange(0, 15).Draw(t, "mismatch") {
+	case 0:
+		k2 = k + 1
+	case 1:
+		bBatch = append([]int{2}, batch...)
+	}
+	bd := d
+	if rapid.IntRange(0, 7).Draw(t, "other dtype") == 0 {
+		bd = rapid.SampledFrom(append(append([]tensor.DType{}, metalCoreDTypes...), tensor.F64, tensor.I32)).Draw(t, "b dtype")
+	}
+	operand := func(dt tensor.DType, shape []int, name string) *tensor.Tensor {
+		x := tensor.New(dt, shape...)
+		anyValues := rapid.IntRange(0, 3).Draw(t, name+" any") == 0
+		for i := 0; i < x.Len(); i++ {
+			switch {
+			case anyValues:
+				(&draw{src: RapidSource(t)}).setElement(x, i, bias{})
+			case dt.IsFloat():
+				x.SetFloat(i, float64(rapid.IntRange(-8, 8).Draw(t, name))/2)
+			default:
+				x.SetInt(i, int64(rapid.IntRange(0, 3).Draw(t, name)))
+			}
+		}
+		return metalView(t, x)
+	}
+	a := operand(d, append(append([]int{}, batch...), m, k), "a")
+	b := operand(bd, append(append([]int{}, bBatch...), k2, n), "b")
+	c.Args = []tensor.Arg{{Tensor: a}, {Tensor: b}}
 }
 
 // metalFocusedSort draws the tensor to sort: shape with its last dim

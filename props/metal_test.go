@@ -26,7 +26,7 @@ func metalOps() []string {
 		switch op.Class {
 		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce, tensor.ClassIndexSelect,
 			tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull,
-			tensor.ClassCat:
+			tensor.ClassCat, tensor.ClassSort, tensor.ClassMatmul:
 			ops = append(ops, op.Name)
 		}
 	}
@@ -67,7 +67,7 @@ func metalFocused(t *rapid.T) *tensor.Case {
 		"eq", "ne", "lt", "le", "gt", "ge", "neg", "abs", "sign", "sqrt", "exp", "floor", "ceil", "round",
 		"square", "cast", "sum", "mean", "max", "min", "argmax", "argmin", "index_select",
 		"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div", "broadcast_maximum", "broadcast_minimum",
-		"where", "clamp", "full", "cat"}).Draw(t, "op")
+		"where", "clamp", "full", "cat", "sort", "argsort", "matmul"}).Draw(t, "op")
 	info, _ := tensor.LookupOp(op)
 	d := rapid.SampledFrom(metalCoreDTypes).Draw(t, "dtype")
 	shape := make([]int, rapid.IntRange(0, 3).Draw(t, "rank"))
