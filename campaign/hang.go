@@ -20,9 +20,6 @@ import (
 // checkpoint moves past the case, so a resume does not hang on it again.
 // An adapter's call has its own timeout, well below HangAfter.
 
-// HangSignal is the crash signal of a backend call that did not return.
-const HangSignal = "timeout"
-
 // workerCall is the case a worker is checking.
 type workerCall struct {
 	b *ctxBackend

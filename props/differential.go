@@ -191,7 +191,8 @@ func CheckDecline(b tensor.Backend, profile string, c *tensor.Case) *Finding {
 }
 
 // HangFinding is the finding of a backend call on c that has not returned
-// after limit: the model's outcome against a crash "timeout".
+// after limit: the model's outcome against a crash "timeout" (the signal an
+// adapter's per-case timeout gives a framework that hangs).
 func HangFinding(b tensor.Backend, profile string, c *tensor.Case, limit time.Duration) *Finding {
 	want := model.Eval(profile, c)
 	got := tensor.CrashOutcome("timeout")

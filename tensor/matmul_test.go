@@ -33,7 +33,7 @@ func TestMatmulCatCodec(t *testing.T) {
 			}
 		})
 	}
-	bad := []struct{ name, line, field, msg string }{
+	bad := []decodeErrorRow{
 		{"cat of nothing", `{"op": "cat", "args": [], "attrs": {"dim": 0}}`, "args", "takes one or more tensors, got none"},
 		{"cat without dim", `{"op": "cat", "args": [` + i8 + `], "attrs": {}}`, "attrs.dim", "cat needs attr dim"},
 		{"cat of a scalar", `{"op": "cat", "args": [` + i8 + `, {"scalar": "1", "kind": "int"}], "attrs": {"dim": 0}}`, "args[1]", "tensors only"},
@@ -42,15 +42,7 @@ func TestMatmulCatCodec(t *testing.T) {
 		{"matmul of a scalar", `{"op": "matmul", "args": [` + f32 + `, {"scalar": "2", "kind": "int"}], "attrs": {}}`, "args[1]", "tensors only"},
 		{"matmul with a dim", `{"op": "matmul", "args": [` + f32 + `, ` + f32 + `], "attrs": {"dim": 0}}`, "attrs.dim", `matmul takes no attr "dim"`},
 	}
-	for _, tt := range bad {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := DecodeCase([]byte(tt.line))
-			de, ok := err.(*DecodeError)
-			if !ok || de.Field != tt.field || !strings.Contains(de.Error(), tt.msg) {
-				t.Errorf("got %v, want an error at %s containing %q", err, tt.field, tt.msg)
-			}
-		})
-	}
+	checkDecodeErrors(t, bad)
 }
 
 // TestMatmulCatCost: matmul's result is its broadcast batch times m*n and

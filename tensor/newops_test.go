@@ -1,9 +1,6 @@
 package tensor
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestNewOpsCodec: the additions of 2026-12 read and write back, and the
 // codec rejects what they do not allow, naming the field.
@@ -43,7 +40,7 @@ func TestNewOpsCodec(t *testing.T) {
 			}
 		})
 	}
-	bad := []struct{ name, line, field, msg string }{
+	bad := []decodeErrorRow{
 		{"null outside clamp's bounds", `{"op": "clamp", "args": [null, null, null], "attrs": {}}`, "args[0]", "takes no null"},
 		{"null in a binary op", `{"op": "add", "args": [` + f32 + `, null], "attrs": {}}`, "args[1]", "takes no null"},
 		{"scalar condition", `{"op": "where", "args": [{"scalar": "true", "kind": "bool"}, ` + f32 + `, ` + f32 + `], "attrs": {}}`, "args[0]", "tensors only"},
@@ -52,15 +49,7 @@ func TestNewOpsCodec(t *testing.T) {
 		{"full without value", `{"op": "full", "args": [], "attrs": {"shape": [3]}}`, "attrs.value", "needs attr value"},
 		{"clamp arity", `{"op": "clamp", "args": [` + f32 + `, null], "attrs": {}}`, "args", "takes 3 args"},
 	}
-	for _, tt := range bad {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := DecodeCase([]byte(tt.line))
-			de, ok := err.(*DecodeError)
-			if !ok || de.Field != tt.field || !strings.Contains(de.Error(), tt.msg) {
-				t.Errorf("got %v, want an error at %s containing %q", err, tt.field, tt.msg)
-			}
-		})
-	}
+	checkDecodeErrors(t, bad)
 }
 
 func TestBroadcastBase(t *testing.T) {

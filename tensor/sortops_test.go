@@ -1,9 +1,6 @@
 package tensor
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestSortOpsCodec: sort, argsort and mask_select read and write back in
 // JSON and in the notation, and the codec rejects what they do not allow,
@@ -39,7 +36,7 @@ func TestSortOpsCodec(t *testing.T) {
 			}
 		})
 	}
-	bad := []struct{ name, line, field, msg string }{
+	bad := []decodeErrorRow{
 		{"a scalar to sort", `{"op": "sort", "args": [{"scalar": "1", "kind": "int"}], "attrs": {}}`, "args[0]", "tensors only"},
 		{"a scalar mask", `{"op": "mask_select", "args": [` + f32 + `, {"scalar": "true", "kind": "bool"}], "attrs": {}}`, "args[1]", "tensors only"},
 		{"mask_select arity", `{"op": "mask_select", "args": [` + f32 + `], "attrs": {}}`, "args", "takes 2 args, got 1"},
@@ -47,15 +44,7 @@ func TestSortOpsCodec(t *testing.T) {
 		{"keepdim on sort", `{"op": "argsort", "args": [` + f32 + `], "attrs": {"keepdim": true}}`, "attrs.keepdim", `argsort takes no attr "keepdim" (it takes only dim, descending, stable`},
 		{"stable on mask_select", `{"op": "mask_select", "args": [` + f32 + `, ` + u8 + `], "attrs": {"stable": true}}`, "attrs.stable", "takes no attrs"},
 	}
-	for _, tt := range bad {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := DecodeCase([]byte(tt.line))
-			de, ok := err.(*DecodeError)
-			if !ok || de.Field != tt.field || !strings.Contains(de.Error(), tt.msg) {
-				t.Errorf("got %v, want an error at %s containing %q", err, tt.field, tt.msg)
-			}
-		})
-	}
+	checkDecodeErrors(t, bad)
 }
 
 // TestSortAttrDefaults: dim -1, descending and stable false when absent.

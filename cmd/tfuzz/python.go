@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -113,23 +116,41 @@ func notServed(b tensor.Backend, p string) string {
 	return s
 }
 
-// referenceScriptPath writes the built-in adapter script to the user's
-// cache (once per version of it) and returns its path.
+// referenceScriptPath writes the built-in adapter's files to a folder of
+// the user's cache named by their digest (once per version of them) and
+// returns the path of its main script.
 func referenceScriptPath() (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		dir = os.TempDir()
 	}
-	dir = filepath.Join(dir, "tfuzz")
+	files, err := fs.Glob(adapter.ReferenceFiles, "python/*.py")
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.New()
+	contents := make([][]byte, len(files))
+	for i, f := range files {
+		if contents[i], err = adapter.ReferenceFiles.ReadFile(f); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(sum, "%s %d\n", f, len(contents[i]))
+		sum.Write(contents[i])
+	}
+	dir = filepath.Join(dir, "tfuzz", fmt.Sprintf("adapter-%x", sum.Sum(nil)[:6]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(adapter.ReferenceScript)
-	path := filepath.Join(dir, fmt.Sprintf("tfuzz_adapter-%x.py", sum[:6]))
-	if data, err := os.ReadFile(path); err == nil && string(data) == string(adapter.ReferenceScript) {
-		return path, nil
+	for i, f := range files {
+		dst := filepath.Join(dir, path.Base(f))
+		if data, err := os.ReadFile(dst); err == nil && bytes.Equal(data, contents[i]) {
+			continue
+		}
+		if err := campaign.WriteFileAtomic(dst, contents[i]); err != nil {
+			return "", err
+		}
 	}
-	return path, campaign.WriteFileAtomic(path, adapter.ReferenceScript)
+	return filepath.Join(dir, path.Base(adapter.ReferenceMain)), nil
 }
 
 // shellQuote quotes a word for adapter.SplitCommand.

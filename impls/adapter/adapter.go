@@ -169,6 +169,9 @@ func (b *Backend) reads(c *tensor.Case) string {
 			}
 		}
 	}
+	if !b.hello.Has(FeatureOps2026) && usesOps2026(c) {
+		return FeatureOps2026
+	}
 	return ""
 }
 

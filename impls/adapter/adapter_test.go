@@ -22,8 +22,10 @@ func plantedCase(t *testing.T, op string) *tensor.Case {
 	args := arg + ", " + `{"dtype": "i64", "shape": [1], "data": [-1]}`
 	attrs := `{}`
 	switch op {
-	case "prod", "cumsum", "neg", "sum":
+	case "prod", "neg", "sum":
 		args = arg
+	case "cumsum":
+		args, attrs = arg, `{"dim": 0}`
 	case "zeros":
 		args, attrs = "", `{"shape": [1]}`
 	}

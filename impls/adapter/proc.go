@@ -27,7 +27,7 @@ type Handshake struct {
 	Profiles   []string          `json:"profiles"`      // the case-format profiles it serves
 	Notes      []string          `json:"notes"`         // what it could not load, and why
 	// Features are the additions to case format 1 it reads (FeatureViews,
-	// FeaturePrograms); tfuzz sends it nothing else.
+	// FeaturePrograms, FeatureOps2026); tfuzz sends it nothing else.
 	Features []string `json:"features"`
 }
 
@@ -35,6 +35,11 @@ type Handshake struct {
 const (
 	FeatureViews    = "views"    // tensors with a "view" object (case format, added 2026-12)
 	FeaturePrograms = "programs" // format 2 cases with "steps"
+	// FeatureOps2026: the ops and attrs added 2026-12 (broadcast_*, where,
+	// clamp with null bounds, shifts, full, sort, argsort, mask_select,
+	// matmul, cat; the dtype attr of from_literal, arange, sum, prod, mean
+	// and cumsum; cumsum without dim) and complex scalars (additions.go).
+	FeatureOps2026 = "ops-2026-12"
 )
 
 // Has reports whether the adapter named feature f.

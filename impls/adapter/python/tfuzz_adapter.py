@@ -23,8 +23,12 @@ operators for the arithmetic, comparison and bitwise ops (a Python scalar
 operand is a Python float/int/bool on its side), torch.div(rounding_mode="trunc"),
 fmod/maximum/minimum functions, .to(dtype)/.astype(dtype), reductions over all
 elements or along dim with keepdim (torch.amax/amin with a dim), cumsum along
-dim (0 when absent), index_select / take(axis=dim), torch.tensor/np.array/jnp.array
-of a literal, arange(start, end).
+dim, index_select / take(axis=dim), torch.tensor/np.array/jnp.array of a
+literal, arange(start, end). The ops and attrs added 2026-12 as the catalog
+spells them (../PROTOCOL.md has the table): broadcast_* as the plain op,
+where, clamp/clip (None for a bound not given), cat/concatenate, the shift
+functions, sort/argsort, t[mask], full, matmul, the dtype= argument, and
+cumsum without dim as each framework does it (PyTorch: a TypeError).
 
 Environment:
   TFUZZ_ADAPTER_FRAMEWORKS  comma list of numpy,torch,jax to try (default: all three)
@@ -32,63 +36,21 @@ Environment:
 """
 
 import ast
-import contextlib
 import json
 import math
-import operator
 import os
-import platform
 import struct
 import sys
 import warnings
 
+# The frameworks and how each spells the ops: tfuzz_frameworks.py, beside this file.
+from tfuzz_frameworks import (BINARY_OPERATORS, COMPLEX, FLOATS, INT_BITS, REDUCTIONS, UNARY_FUNCTIONS,
+                              Unsupported, encode_tensor, error_text, load_frameworks, parse_float)
+
 PROTOCOL = 1
-
-DTYPES = ("bool", "u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64",
-          "f16", "bf16", "f32", "f64", "c64", "c128")
-INT_BITS = {"u8": 8, "i8": 8, "u16": 16, "i16": 16, "u32": 32, "i32": 32, "u64": 64, "i64": 64}
-FLOATS = ("f16", "bf16", "f32", "f64")
-COMPLEX = ("c64", "c128")
-NUMPY_NAMES = {"bool": "bool", "u8": "uint8", "i8": "int8", "u16": "uint16", "i16": "int16",
-               "u32": "uint32", "i32": "int32", "u64": "uint64", "i64": "int64",
-               "f16": "float16", "f32": "float32", "f64": "float64",
-               "c64": "complex64", "c128": "complex128"}
-
-BINARY_OPERATORS = {
-    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
-    "floor_div": operator.floordiv, "rem": operator.mod, "pow": operator.pow,
-    "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
-    "gt": operator.gt, "ge": operator.ge,
-    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
-}
-UNARY_FUNCTIONS = ("abs", "sign", "sqrt", "exp", "floor", "ceil", "round", "trunc", "square")
-REDUCTIONS = ("sum", "prod", "mean", "max", "min", "argmax", "argmin")
-
-
-class Unsupported(Exception):
-    """The framework (or this installation of it) has no such operation or dtype."""
 
 
 # --- case-format values ---------------------------------------------------------------------
-
-def parse_float(text):
-    t = text.strip().lower()
-    if t.lstrip("+-").startswith("0x"):
-        return float.fromhex(t)
-    return float(t)
-
-
-def host_elements(t):
-    """The flat host list of a case-format tensor, as Python bool/int/float/complex."""
-    d, data = t["dtype"], t["data"]
-    if d == "bool":
-        return [bool(x) for x in data]
-    if d in INT_BITS:
-        return [int(x) for x in data]
-    if d in FLOATS:
-        return [parse_float(x) for x in data]
-    return [complex(parse_float(x[0]), parse_float(x[1])) for x in data]
-
 
 def scalar_value(s):
     kind, text = s["kind"], s["scalar"]
@@ -96,7 +58,20 @@ def scalar_value(s):
         return text == "true"
     if kind == "int":
         return int(text)
+    if kind == "complex":
+        return complex(text.strip())  # "1.5+2j", "-0j": Python's complex() syntax
     return parse_float(text)
+
+
+def full_value(text):
+    """full's fill value (literal text: "7", "0.5", "true", "nan") as a Python bool/int/float."""
+    t = text.strip()
+    if t in ("true", "True", "false", "False"):
+        return t in ("true", "True")
+    try:
+        return int(t)
+    except ValueError:
+        return parse_float(t)
 
 
 def parse_literal(text):
@@ -105,22 +80,6 @@ def parse_literal(text):
         return json.loads(text)
     except ValueError:
         return ast.literal_eval(text)
-
-
-def format_float(x):
-    return repr(float(x))
-
-
-def encode_tensor(dtype, shape, flat):
-    if dtype == "bool":
-        data = [bool(x) for x in flat]
-    elif dtype in INT_BITS:
-        data = [int(x) for x in flat]
-    elif dtype in FLOATS:
-        data = [format_float(x) for x in flat]
-    else:
-        data = [[format_float(complex(x).real), format_float(complex(x).imag)] for x in flat]
-    return {"dtype": dtype, "shape": [int(s) for s in shape], "data": data}
 
 
 # --- error classes --------------------------------------------------------------------------
@@ -168,6 +127,60 @@ ERROR_RULES = (
     ("out of bounds for", "OutOfRange"),
     ("Integers to negative integer powers are not allowed", "Other"),
 )
+# The ops added 2026-12 (case format, "Ops and attrs added 2026-12"): their
+# messages, checked before ERROR_RULES for a case of the op, with the classes
+# the model states for them. An AxisError of sort or cat is an index error
+# (IndexOutOfRange); that of a reduction stays OutOfRange, as the oracle has it.
+OP_ERROR_RULES = {
+    "where": (
+        ("expected condition to be a boolean tensor", "UnsupportedDType"),
+    ),
+    "clamp": (
+        ("clamp is not supported for complex types", "UnsupportedDType"),
+        ("Clip received a complex value", "UnsupportedDType"),
+    ),
+    "cat": (
+        ("cannot be concatenated", "ShapeMismatch"),
+        ("Cannot concatenate arrays", "ShapeMismatch"),
+        ("except for the concatenation axis must match exactly", "ShapeMismatch"),
+        ("must have same number of dimensions", "ShapeMismatch"),
+        ("Sizes of tensors must match except in dimension", "ShapeMismatch"),
+        ("out of bounds for array of dimension", "IndexOutOfRange"),
+    ),
+    "sort": (
+        ("does not support complex dtypes", "UnsupportedDType"),
+        ("out of bounds for array of dimension", "IndexOutOfRange"),
+    ),
+    "mask_select": (
+        ("used as indices must be", "IndexDType"),
+        ("Indexer must have integer or boolean type", "IndexDType"),
+        ("boolean index did not match", "ShapeMismatch"),
+        ("The shape of the mask", "ShapeMismatch"),
+        ("is out of bounds for dimension", "IndexOutOfRange"),
+    ),
+    "matmul": (
+        ("to have the same dtype", "DTypeMismatch"),
+        ("to have same dtype", "DTypeMismatch"),
+        ("expected scalar type", "DTypeMismatch"),
+        ("Incompatible types for matmul arguments", "ShapeMismatch"),
+        ("mismatch in its core dimension", "ShapeMismatch"),
+        ("does not have enough dimensions", "ShapeMismatch"),
+        ("must have ndim at least 1", "ShapeMismatch"),
+        ("requires contracting dimensions to have the same shape", "ShapeMismatch"),
+        ("need to be at least 1D", "ShapeMismatch"),
+        ("shapes cannot be multiplied", "ShapeMismatch"),
+        ("inconsistent tensor size", "ShapeMismatch"),
+        ("Expected size for first two dimensions of batch2", "ShapeMismatch"),
+    ),
+    # NumPy 1.x runs a shift of a Python int beyond int64 in its object loop:
+    # Python's own TypeError for a float operand
+    "shift_left": (
+        ("unsupported operand type(s) for", "UnsupportedDType"),
+    ),
+}
+OP_ERROR_RULES["argsort"] = OP_ERROR_RULES["sort"]
+OP_ERROR_RULES["shift_right"] = OP_ERROR_RULES["shift_left"]
+
 TYPE_RULES = (
     ("ZeroDivisionError", "ZeroDivision"),
     ("IndexError", "IndexOutOfRange"),
@@ -176,15 +189,13 @@ TYPE_RULES = (
 )
 
 
-def error_text(exc):
-    lines = str(exc).strip().splitlines()
-    first = lines[0] if lines else ""
-    return ("%s: %s" % (type(exc).__name__, first))[:500]
-
-
-def classify(exc, text):
+def classify(exc, text, op=None):
+    """The error class of exception exc (text: its error_text) raised by op."""
+    for needle, cls in OP_ERROR_RULES.get(op, ()):
+        if needle in text:
+            return cls
     # numpy's "Cannot cast array data from dtype('float64') to dtype('int64')"
-    # is only raised by take() for its indices in this catalog.
+    # is only raised by take() for its indices in the older ops.
     if "Cannot cast array data from dtype" in text:
         return "IndexDType"
     for needle, cls in ERROR_RULES:
@@ -196,334 +207,13 @@ def classify(exc, text):
     return "Other"
 
 
-# --- frameworks -----------------------------------------------------------------------------
-
-class Framework:
-    """One framework on one device; subclasses spell the ops."""
-
-    name = ""
-
-    def __init__(self, profile):
-        self.profile = profile
-
-    def context(self):
-        """A context manager that sets the framework up for a case of this profile."""
-        return contextlib.nullcontext()
-
-    def make(self, t):
-        raise NotImplementedError
-
-    def binary(self, op, a, b):
-        if op == "trunc_div":
-            raise Unsupported("no truncating integer division in this API")
-        if op in BINARY_OPERATORS:
-            return BINARY_OPERATORS[op](a, b)
-        return getattr(self.ns, op)(a, b)  # fmod, maximum, minimum
-
-    def unary(self, op, a):
-        if op == "neg":
-            return -a
-        if op == "bitwise_not":
-            return ~a
-        return getattr(self.ns, op)(a)
-
-    def cumsum(self, a, dim):
-        return self.ns.cumsum(a, axis=dim)
-
-    def index_select(self, a, idx, dim):
-        return self.ns.take(a, idx, axis=dim)
-
-    def reduce(self, op, a, dim, keepdim):
-        # Without dim: over all elements, as a.sum() (which takes no keepdim).
-        fn = getattr(self.ns, op)
-        if dim is None:
-            return fn(a)
-        return fn(a, axis=dim, keepdims=bool(keepdim))
-
-    def literal(self, lit):
-        return self.ns.array(lit)
-
-    def arange(self, start, end):
-        return self.ns.arange(start, end)
-
-    def zeros(self, shape, dtype):
-        if dtype is None:
-            return self.ns.zeros(tuple(shape))
-        return self.ns.zeros(tuple(shape), dtype=self.dtype(dtype))
-
-    def reshape(self, a, shape):
-        return a.reshape(tuple(shape))
-
-    def tolist(self, a):
-        return a.tolist()
-
-    def cast(self, a, to):
-        return a.astype(self.dtype(to))
-
-    def view(self, x, v):
-        """The view's steps on its storage x, with the framework's own view ops."""
-        perm = v.get("permute")
-        if perm:
-            x = self.ns.transpose(x, tuple(perm))
-        if v.get("slice"):
-            x = x[slices(v["slice"])]
-        if v.get("expand") is not None:
-            x = self.ns.broadcast_to(x, tuple(v["expand"]))
-        return x
-
-
-class NumPy(Framework):
-    name = "numpy"
-
-    def __init__(self, profile, np, ml_dtypes):
-        super().__init__(profile)
-        self.np = self.ns = np
-        self.ml_dtypes = ml_dtypes
-        self.version = "numpy " + np.__version__
-
-    def dtype(self, d):
-        if d == "bf16":
-            if self.ml_dtypes is None:
-                raise Unsupported("%s has no bfloat16 (ml_dtypes is not installed)" % self.version)
-            return self.ml_dtypes.bfloat16
-        return self.np.dtype(NUMPY_NAMES[d])
-
-    def make(self, t):
-        return self.np.array(host_elements(t), dtype=self.dtype(t["dtype"])).reshape(tuple(t["shape"]))
-
-    def result(self, r):
-        return numpy_result(self.np, self.np.asarray(r))
-
-
-def numpy_result(np, r):
-    name = r.dtype.name
-    if name == "bfloat16":
-        return encode_tensor("bf16", r.shape, r.astype(np.float32).ravel().tolist())
-    for d, n in NUMPY_NAMES.items():
-        if n == name:
-            return encode_tensor(d, r.shape, r.ravel().tolist())
-    raise Unsupported("result dtype %s is not in the case format" % name)
-
-
-class Torch(Framework):
-    name = "torch"
-
-    def __init__(self, profile, torch, np, device):
-        super().__init__(profile)
-        self.torch = self.ns = torch
-        self.np = np
-        self.device = device
-        self.version = "torch " + torch.__version__
-        self.dtypes = {"bool": torch.bool, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16,
-                       "i32": torch.int32, "i64": torch.int64, "f16": torch.float16,
-                       "bf16": torch.bfloat16, "f32": torch.float32, "f64": torch.float64,
-                       "c64": torch.complex64, "c128": torch.complex128}
-        for d, n in (("u16", "uint16"), ("u32", "uint32"), ("u64", "uint64")):
-            if hasattr(torch, n):
-                self.dtypes[d] = getattr(torch, n)
-        self.names = {v: k for k, v in self.dtypes.items()}
-
-    def dtype(self, d):
-        if d not in self.dtypes:
-            raise Unsupported("%s has no %s dtype" % (self.version, NUMPY_NAMES.get(d, d)))
-        return self.dtypes[d]
-
-    def make(self, t):
-        d, shape = t["dtype"], tuple(t["shape"])
-        dt = self.dtype(d)
-        if d in ("u16", "u32", "u64"):  # torch.tensor takes no such host lists; the oracle used from_numpy
-            if self.np is None:
-                raise Unsupported("%s without numpy cannot build %s tensors" % (self.version, d))
-            arr = self.np.array(host_elements(t), dtype=NUMPY_NAMES[d]).reshape(shape)
-            return self.torch.from_numpy(arr).to(self.device)
-        return self.torch.tensor(host_elements(t), dtype=dt, device=self.device).reshape(shape)
-
-    def binary(self, op, a, b):
-        if op == "trunc_div":
-            return self.torch.div(a, b, rounding_mode="trunc")
-        return Framework.binary(self, op, a, b)
-
-    def cumsum(self, a, dim):
-        return self.torch.cumsum(a, dim=dim)
-
-    def index_select(self, a, idx, dim):
-        return a.index_select(dim, idx)
-
-    def reduce(self, op, a, dim, keepdim):
-        torch = self.torch
-        if dim is None:  # over all elements: a.sum(), a.max() (keepdim needs a dim)
-            return getattr(a, op)()
-        k = bool(keepdim)
-        if op == "max":
-            return torch.amax(a, dim=dim, keepdim=k)
-        if op == "min":
-            return torch.amin(a, dim=dim, keepdim=k)
-        return getattr(a, op)(dim=dim, keepdim=k)
-
-    def literal(self, lit):
-        return self.torch.tensor(lit, device=self.device)
-
-    def arange(self, start, end):
-        return self.torch.arange(start, end, device=self.device)
-
-    def zeros(self, shape, dtype):
-        if dtype is None:
-            return self.torch.zeros(tuple(shape), device=self.device)
-        return self.torch.zeros(tuple(shape), dtype=self.dtype(dtype), device=self.device)
-
-    def cast(self, a, to):
-        return a.to(self.dtype(to))
-
-    def view(self, x, v):
-        perm = v.get("permute")
-        if perm:
-            x = x.permute(*perm)
-        if v.get("slice"):
-            x = x[slices(v["slice"])]
-        if v.get("expand") is not None:
-            x = x.expand(*v["expand"])
-        return x
-
-    def tolist(self, a):
-        if self.names.get(a.dtype) in ("u16", "u32", "u64"):
-            return self.result(a)["data"]  # flat; HostValues keeps the shape
-        return a.tolist()
-
-    def result(self, r):
-        torch = self.torch
-        if not isinstance(r, torch.Tensor):
-            raise Unsupported("result of type %s is not a tensor" % type(r).__name__)
-        r = r.detach().cpu()
-        d = self.names.get(r.dtype)
-        if d is None:
-            raise Unsupported("result dtype %s is not in the case format" % r.dtype)
-        shape = tuple(r.shape)
-        flat = r.reshape(-1)
-        if d in ("f16", "bf16"):
-            values = flat.to(torch.float32).tolist()
-        elif d in ("u16", "u32", "u64"):
-            # read the bits as the signed type of the same width (no kernel
-            # needed for the "shell" unsigned dtypes of PyTorch 2.x)
-            signed = {"u16": torch.int16, "u32": torch.int32, "u64": torch.int64}[d]
-            mask = (1 << INT_BITS[d]) - 1
-            values = [v & mask for v in flat.view(signed).tolist()]
-        else:
-            values = flat.tolist()
-        return encode_tensor(d, shape, values)
-
-
-class Jax(Framework):
-    name = "jax"
-
-    def __init__(self, profile, jax, jnp, np, device, x64):
-        super().__init__(profile)
-        self.jax, self.ns, self.np = jax, jnp, np
-        self.device, self.x64 = device, x64
-        self.version = "jax " + jax.__version__
-
-    x64_now = None  # the jax_enable_x64 this process last set (tfuzz keeps one profile per process)
-
-    def context(self):
-        if Jax.x64_now != self.x64:
-            self.jax.config.update("jax_enable_x64", self.x64)
-            Jax.x64_now = self.x64
-        default_device = getattr(self.jax, "default_device", None)
-        if default_device is not None:
-            return default_device(self.device)
-        self.jax.config.update("jax_default_device", self.device)
-        return contextlib.nullcontext()
-
-    def dtype(self, d):
-        if d == "bf16":
-            return self.ns.bfloat16
-        return self.np.dtype(NUMPY_NAMES[d])
-
-    def make(self, t):
-        arr = self.np.array(host_elements(t), dtype=self.dtype(t["dtype"])).reshape(tuple(t["shape"]))
-        return self.ns.asarray(arr)
-
-    def result(self, r):
-        return numpy_result(self.np, self.np.asarray(r))
-
-
-def load_frameworks():
-    """Imports what it can; returns ({profile: Framework}, {name: version}, notes)."""
-    wanted = os.environ.get("TFUZZ_ADAPTER_FRAMEWORKS", "numpy,torch,jax").split(",")
-    wanted = [w.strip() for w in wanted if w.strip()]
-    fws, versions, notes = {}, {"python": platform.python_version()}, []
-    np = None
-    try:
-        import numpy as np
-        versions["numpy"] = np.__version__
-    except Exception as e:  # noqa: BLE001 - any import failure means "not installed"
-        notes.append("numpy: not available (%s)" % error_text(e))
-    ml_dtypes = None
-    try:
-        import ml_dtypes
-        versions["ml_dtypes"] = getattr(ml_dtypes, "__version__", "?")
-    except Exception:  # noqa: BLE001
-        pass
-    if np is not None and "numpy" in wanted:
-        arm = platform.machine().lower() in ("arm64", "aarch64")
-        name = "numpy/cpu-arm64" if arm else "numpy"
-        fws[name] = NumPy(name, np, ml_dtypes)
-        if ml_dtypes is None:
-            notes.append("numpy: no bfloat16 (ml_dtypes is not installed)")
-    if "torch" in wanted:
-        try:
-            import torch
-            versions["torch"] = torch.__version__
-            torch.set_num_threads(1)
-            arm = platform.machine().lower() in ("arm64", "aarch64")
-            cpu = "pytorch/cpu-arm64" if arm else "pytorch/cpu"
-            fws[cpu] = Torch(cpu, torch, np, "cpu")
-            if torch.cuda.is_available():
-                fws["pytorch/cuda"] = Torch("pytorch/cuda", torch, np, "cuda")
-                versions["cuda-device"] = torch.cuda.get_device_name(0)
-            mps = getattr(torch.backends, "mps", None)
-            if mps is not None and mps.is_available():
-                fws["pytorch/mps"] = Torch("pytorch/mps", torch, np, "mps")
-        except Exception as e:  # noqa: BLE001
-            notes.append("torch: not available (%s)" % error_text(e))
-    if "jax" in wanted and np is not None:
-        try:
-            import jax
-            import jax.numpy as jnp
-            versions["jax"] = jax.__version__
-            try:
-                import jaxlib
-                versions["jaxlib"] = jaxlib.__version__
-            except Exception:  # noqa: BLE001
-                pass
-            cpu = jax.devices("cpu")[0]
-            for x64 in (False, True):
-                p = "jax/cpu-x%d" % (64 if x64 else 32)
-                fws[p] = Jax(p, jax, jnp, np, cpu, x64)
-            try:
-                gpu = jax.devices("gpu")[0]
-                for x64 in (False, True):
-                    p = "jax/gpu-x%d" % (64 if x64 else 32)
-                    fws[p] = Jax(p, jax, jnp, np, gpu, x64)
-            except Exception:  # noqa: BLE001 - no GPU backend
-                pass
-        except Exception as e:  # noqa: BLE001
-            notes.append("jax: not available (%s)" % error_text(e))
-    only = os.environ.get("TFUZZ_ADAPTER_PROFILES", "")
-    if only.strip():
-        keep = {p.strip() for p in only.split(",")}
-        fws = {p: f for p, f in fws.items() if p in keep}
-    return fws, versions, notes
-
-
 # --- evaluating a case ----------------------------------------------------------------------
 
-def slices(spec):
-    """A view's slices ([start, stop, step] per dim) as an index."""
-    return tuple(slice(a, b, c) for a, b, c in spec)
-
-
 def arg_value(fw, a):
-    """An input: a host scalar, a tensor, or a view (its storage, then its steps)."""
+    """An input: None (a clamp bound not given), a host scalar, a tensor, or
+    a view (its storage, then its steps)."""
+    if a is None:
+        return None
     if "scalar" in a:
         return scalar_value(a)
     v = a.get("view")
@@ -549,7 +239,9 @@ def run_program(fw, case):
     for step in case["steps"]:
         vals = []
         for a in step.get("args", []):
-            if set(a) == {"arg"}:
+            if a is None:
+                vals.append(None)
+            elif set(a) == {"arg"}:
                 vals.append(inputs[a["arg"]])
             elif set(a) == {"step"}:
                 vals.append(results[a["step"]])
@@ -560,8 +252,15 @@ def run_program(fw, case):
 
 
 def apply_op(fw, op, vals, attrs):
+    CURRENT_OP[0] = op
+    if op.startswith("broadcast_"):  # candle's broadcasting binaries: the plain op here
+        op = op[len("broadcast_"):]
+        if op not in ("add", "sub", "mul", "div", "maximum", "minimum"):
+            raise Unsupported("%s has no broadcast_%s" % (fw.name, op))
     if op in BINARY_OPERATORS or op in ("trunc_div", "fmod", "maximum", "minimum"):
         return fw.binary(op, vals[0], vals[1])
+    if op in ("shift_left", "shift_right"):
+        return fw.shift(op, vals[0], vals[1])
     if op == "neg" or op == "bitwise_not" or op in UNARY_FUNCTIONS:
         return fw.unary(op, vals[0])
     if op == "cast":
@@ -569,22 +268,39 @@ def apply_op(fw, op, vals, attrs):
             raise Unsupported("%s has no checked convert (mode=convert); only an explicit cast" % fw.name)
         return fw.cast(vals[0], attrs["to"])
     if op in REDUCTIONS:
-        return fw.reduce(op, vals[0], attrs.get("dim"), attrs.get("keepdim"))
+        return fw.reduce(op, vals[0], attrs.get("dim"), attrs.get("keepdim"), attrs.get("dtype"))
     if op == "cumsum":
-        return fw.cumsum(vals[0], attrs.get("dim", 0))
+        return fw.cumsum(vals[0], attrs.get("dim"), attrs.get("dtype"))
     if op == "index_select":
         return fw.index_select(vals[0], vals[1], attrs.get("dim", 0))
     if op == "from_literal":
-        return fw.literal(parse_literal(attrs["literal"]))
+        return fw.literal(parse_literal(attrs["literal"]), attrs.get("dtype"))
     if op == "arange":
-        return fw.arange(parse_literal(attrs.get("start", "0")), parse_literal(attrs["end"]))
+        return fw.arange(parse_literal(attrs.get("start", "0")), parse_literal(attrs["end"]), attrs.get("dtype"))
     if op == "zeros":
         return fw.zeros(attrs["shape"], attrs.get("dtype"))
     if op == "from_vec":
         return fw.reshape(vals[0], attrs["shape"])
     if op == "to_host":
         return HostValues(fw.tolist(vals[0]), attrs["dtype"], vals[0].shape)
+    if op == "where":
+        return fw.where(vals[0], vals[1], vals[2])
+    if op == "clamp":
+        return fw.clamp(vals[0], vals[1], vals[2])
+    if op == "cat":
+        return fw.cat(vals, attrs["dim"])
+    if op in ("sort", "argsort"):
+        return fw.sort(op, vals[0], attrs.get("dim", -1), attrs.get("descending", False), attrs.get("stable", False))
+    if op == "mask_select":
+        return fw.mask_select(vals[0], vals[1])
+    if op == "full":
+        return fw.full(attrs["shape"], full_value(attrs["value"]), attrs.get("dtype"))
+    if op == "matmul":
+        return fw.matmul(vals[0], vals[1])
     raise Unsupported("%s has no %s" % (fw.name, op))
+
+
+CURRENT_OP = [None]  # the op apply_op last began: the one whose exception ends the case
 
 
 class HostValues:
@@ -663,6 +379,7 @@ def same_float(a, b):
 def outcome_of(fw, case):
     """Runs the case and returns its outcome object."""
     caught = []
+    CURRENT_OP[0] = None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -678,7 +395,7 @@ def outcome_of(fw, case):
         out = {"unsupported": {"message": str(e)}}
     except Exception as e:  # noqa: BLE001 - every framework exception is an outcome
         text = error_text(e)
-        out = {"error": {"class": classify(e, text), "message": text}}
+        out = {"error": {"class": classify(e, text, CURRENT_OP[0]), "message": text}}
         if "CUDA error" in text or "device-side assert" in text:
             # A CUDA error is sticky: every later CUDA call of this process
             # fails. Answer, then end, so that tfuzz starts a fresh process.
@@ -703,7 +420,8 @@ def main():
 
     fws, versions, notes = load_frameworks()
     hello = {"tfuzz_adapter": PROTOCOL, "adapter": "tfuzz_adapter.py", "frameworks": versions,
-             "profiles": sorted(fws), "notes": notes, "features": ["views", "programs"]}
+             "profiles": sorted(fws), "notes": notes,
+             "features": ["views", "programs", "ops-2026-12"]}
     proto.write(json.dumps(hello) + "\n")
     proto.flush()
     for line in sys.stdin:

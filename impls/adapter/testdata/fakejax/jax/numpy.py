@@ -16,3 +16,17 @@ def asarray(a, dtype=None):
     if not _jax.config.values["jax_enable_x64"] and arr.dtype.name in _NARROW:
         arr = arr.astype(_NARROW[arr.dtype.name])
     return arr
+
+
+# jnp.sort and jnp.argsort take keyword-only stable (default True) and
+# descending (jax/_src/numpy/sorting.py), which NumPy 1.24's sort lacks:
+# the stand-in takes them as JAX does, with NumPy's sort underneath (a
+# descending sort reversing the ascending one, as JAX's lax.rev does).
+def sort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+    out = _np.sort(a, axis=axis, kind="stable" if stable else None)
+    return _np.flip(out, axis=axis) if descending else out
+
+
+def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+    out = _np.argsort(a, axis=axis, kind="stable" if stable else None)
+    return _np.flip(out, axis=axis) if descending else out
