@@ -21,8 +21,8 @@ var (
 		"the Metal matmul (MLX gemm) takes f32, f16 and bf16 (anything else: Err \"mlx matmul doesn't support\"), then checks each matrix's last two strides (row-major or transposed, MatMulNonContiguous otherwise)",
 		"candle 2a13b0f3 candle-core/src/metal_backend/mod.rs:1730-1776 (matmul: the dtype match), candle-metal-kernels/src/kernels/mlx_gemm.rs:485-518 (lda/a_trans, ldb/b_trans)")
 	candleMatmulOpen = newRule("candle.metal.matmul.not-stated",
-		"the batch strides a Metal matmul accepts for a non-contiguous operand of rank 3 or more, and a Metal matmul with an empty result, are not stated",
-		"candle-metal-kernels/src/kernels/mlx_gemm.rs call_mlx_gemm (batch strides past :518); not modeled").silent()
+		"the batch strides a Metal matmul accepts for a non-contiguous operand of rank 3 or more (or a contiguous one whose dim rank-3 has size 1 and a stride other than m*k: the kernels read batch item z at z * stride[rank-3]), and a Metal matmul with an empty result, are not stated",
+		"candle 2a13b0f3 candle-metal-kernels/src/kernels/mlx_gemm.rs:207-222 (check_batch_collapse), :328-355 (call_mlx_gemv: vec_batch_stride, mat_batch_stride), :575-587 (call_mlx_gemm: batch_stride_a/b), each stride[len-3]; not modeled").silent()
 	burnMatmul = newRule("burn.matmul",
 		"Tensor::matmul takes two tensors of one Rust type (Float or Int of one rank; Bool has no matmul): the inner dims must match (check! panics), a rank below 2 panics in the backend; Flex broadcasts the batch dims (a debug build panics on dims that do not broadcast: debug_assert) and requires one dtype (assert_eq!), with gemm for F32/F64/F16/BF16 and integer loops for I32/I64 (wrapping); ndarray panics on batch dims that do not broadcast and divides by m*k, k*n and m*n (each 0 panics) after the tensor API has read [.., B, 1, K] @ [.., 1, K, N] as [.., 1, B, K] @ [.., 1, K, N]",
 		"burn 2c06be35 crates/burn-tensor/src/tensor/api/numeric.rs:817-835 (matmul: check!, the vec-mat reshape), crates/burn-tensor/src/tensor/api/check.rs:471-500 (TensorCheck::matmul: inner dims only), crates/burn-flex/src/ops/matmul.rs:83-105 (matmul: assert_eq! dtype, rank >= 2), :121-176 (broadcast_batch_dims: debug_assert!), :498-520 (int_matmul: I32, I64), crates/burn-ndarray/src/ops/matmul.rs:9-30 (num_elements() / l_mat_size), :105-170 (output_shape panics)")
@@ -70,7 +70,7 @@ func (e *evaluation) candleMatmulOp() tensor.Outcome {
 		if !candleGemmStrides(a, b, m, k, n, true) {
 			return e.fail(candleMatmulMetal, tensor.Other, "matmul is only supported for contiguous tensors lstride: %v rstride: %v mnk: (%d, %d, %d)", elemStrides(a), elemStrides(b), m, n, k)
 		}
-		if r > 2 && !(candleLayoutContiguous(a) && candleLayoutContiguous(b)) {
+		if r > 2 && !(candleMetalBatchFlat(a, batch) && candleMetalBatchFlat(b, batch)) {
 			return e.unsupported(candleMatmulOpen, "tfuzz: not modeled: a batched Metal matmul of a strided operand")
 		}
 	} else {
@@ -88,6 +88,19 @@ func (e *evaluation) candleMatmulOp() tensor.Outcome {
 	}
 	g := mmGeom{batch: []int{batch}, out: out, m: m, k: k, n: n, flat: true}
 	return tensor.ValueOutcome(e.matmulValues(mmOperandOf(a, nil, m, k), mmOperandOf(b, nil, k, n), g, a.DType, mmValueOpts{noSubnormal: e.candleOnMetal()}))
+}
+
+// candleMetalBatchFlat reports whether Metal's matmul reads the batch of
+// t as a flat array of matrices: t is contiguous and its stride at
+// rank-3, by which the kernels step from one batch item to the next, is
+// the matrix size (a dim of size 1 there may have any stride), or the
+// batch has one item.
+func candleMetalBatchFlat(t *tensor.Tensor, batch int) bool {
+	if !candleLayoutContiguous(t) {
+		return false
+	}
+	r := t.Rank()
+	return batch <= 1 || t.Strides == nil || t.Strides[r-3] == t.Shape[r-2]*t.Shape[r-1]
 }
 
 // candleBatchStrides is ab_skip's test of an operand's batch strides.

@@ -25,7 +25,8 @@ func metalOps() []string {
 	for _, op := range tensor.Ops {
 		switch op.Class {
 		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce, tensor.ClassIndexSelect,
-			tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
+			tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull,
+			tensor.ClassCat, tensor.ClassSort, tensor.ClassMatmul:
 			ops = append(ops, op.Name)
 		}
 	}
@@ -66,7 +67,7 @@ func metalFocused(t *rapid.T) *tensor.Case {
 		"eq", "ne", "lt", "le", "gt", "ge", "neg", "abs", "sign", "sqrt", "exp", "floor", "ceil", "round",
 		"square", "cast", "sum", "mean", "max", "min", "argmax", "argmin", "index_select",
 		"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div", "broadcast_maximum", "broadcast_minimum",
-		"where", "clamp", "full"}).Draw(t, "op")
+		"where", "clamp", "full", "cat", "sort", "argsort", "matmul"}).Draw(t, "op")
 	info, _ := tensor.LookupOp(op)
 	d := rapid.SampledFrom(metalCoreDTypes).Draw(t, "dtype")
 	shape := make([]int, rapid.IntRange(0, 3).Draw(t, "rank"))
@@ -102,6 +103,8 @@ func metalFocused(t *rapid.T) *tensor.Case {
 		}
 	case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
 		metalFocusedNew(t, c, info.Class, d, shape)
+	case tensor.ClassCat, tensor.ClassMatmul, tensor.ClassSort:
+		metalFocusedCopyMatmulSort(t, c, info.Class, d, shape) // metal_newops_test.go
 	case tensor.ClassIndexSelect:
 		if len(shape) == 0 {
 			a = genElements(t, d, []int{rapid.IntRange(1, 5).Draw(t, "n")}, "a")

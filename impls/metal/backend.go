@@ -41,6 +41,7 @@ var simulatedClasses = map[tensor.OpClass]bool{
 	tensor.ClassBinary: true, tensor.ClassUnary: true, tensor.ClassCast: true,
 	tensor.ClassReduce: true, tensor.ClassIndexSelect: true,
 	tensor.ClassBroadcast: true, tensor.ClassWhere: true, tensor.ClassClamp: true, tensor.ClassFull: true,
+	tensor.ClassCat: true, tensor.ClassSort: true, tensor.ClassMatmul: true,
 }
 
 // Supports reports whether c is a case of candle/metal the backend runs:
@@ -48,7 +49,9 @@ var simulatedClasses = map[tensor.OpClass]bool{
 // scalars whose kind and text disagree (an integer-kind "2.5"), whose Rust
 // typing it does not state, and max/min over all elements of a view that
 // is not contiguous (candle first copies it with copy2d or a blit, which
-// are not simulated).
+// are not simulated), and sorts of rows longer than a threadgroup holds
+// (candle dispatches one thread per element of a row, which Metal refuses
+// past the pipeline's limit).
 func (b *Backend) Supports(profile string, c *tensor.Case) bool {
 	if profile != Profile || c == nil {
 		return false
@@ -100,6 +103,13 @@ func (b *Backend) supportsOp(c *tensor.Case) bool {
 		return len(c.Args) == 1 && tensors == 1 && c.Attrs.To.Valid()
 	case tensor.ClassIndexSelect:
 		return len(c.Args) == 2 && tensors == 2
+	case tensor.ClassMatmul:
+		return len(c.Args) == 2 && tensors == 2
+	case tensor.ClassCat:
+		return len(c.Args) >= 1 && tensors == len(c.Args) && c.Attrs.Dim != nil
+	case tensor.ClassSort: // a row past 1024 threads is more than a threadgroup holds
+		t := c.Args[0].Tensor
+		return len(c.Args) == 1 && tensors == 1 && (t.Rank() == 0 || t.Shape[t.Rank()-1] <= MaxThreads)
 	}
 	return len(c.Args) == 1 && tensors == 1
 }

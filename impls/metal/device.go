@@ -31,7 +31,49 @@ type Device interface {
 	// each, with its arguments bound at indices 0, 1, ... in order, and
 	// waits for it to finish.
 	Dispatch(name string, args []Arg, groups, groupSize int) error
+	// DispatchGrid is Dispatch over a grid in three dimensions, with the
+	// threadgroup memory the grid asks for.
+	DispatchGrid(name string, args []Arg, g Grid) error
+	// Blit copies n bytes of src from byte srcOff to dst at byte dstOff, as
+	// a blit command encoder's copyFromBuffer does, and waits for it.
+	Blit(src Buffer, srcOff int, dst Buffer, dstOff, n int) error
+	// Architecture is the name of the GPU's architecture
+	// (MTLDevice.architecture.name, "applegpu_g13g"), whose last letter
+	// candle reads as the device's size class (MetalDeviceType).
+	Architecture() string
 }
+
+// Grid is a dispatch in three dimensions. Without PerThread it is
+// dispatchThreadgroups: Size threadgroups (x, y, z) of Group threads each;
+// with PerThread it is dispatchThreads: a grid of Size threads cut into
+// threadgroups of Group threads, the last ones along each dimension
+// partial. Shared[i] is the length in bytes of the threadgroup memory
+// bound at [[threadgroup(i)]] (setThreadgroupMemoryLength).
+type Grid struct {
+	Size, Group [3]int
+	PerThread   bool
+	Shared      []int
+}
+
+// linearGrid is the grid of Dispatch: groups threadgroups of width threads.
+func linearGrid(groups, width int) Grid {
+	return Grid{Size: [3]int{groups, 1, 1}, Group: [3]int{width, 1, 1}}
+}
+
+// groups returns the number of threadgroups along each dimension.
+func (g Grid) groups() [3]int {
+	if !g.PerThread {
+		return g.Size
+	}
+	var n [3]int
+	for k := range n {
+		n[k] = (g.Size[k] + g.Group[k] - 1) / max(g.Group[k], 1)
+	}
+	return n
+}
+
+// threadsPerGroup returns the threads of one full threadgroup.
+func (g Grid) threadsPerGroup() int { return g.Group[0] * g.Group[1] * g.Group[2] }
 
 // Buffer is device memory.
 type Buffer interface {
@@ -57,6 +99,9 @@ func Bool(v bool) Arg {
 	}
 	return Arg{Bytes: []byte{0}}
 }
+
+// Long is a `constant int64_t &` argument.
+func Long(v int64) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint64(nil, uint64(v))} }
 
 // Uint is a `constant uint &` argument.
 func Uint(v int) Arg { return Arg{Bytes: binary.LittleEndian.AppendUint32(nil, uint32(v))} }

@@ -58,6 +58,12 @@ func (h *host) evalCase(c *tensor.Case) tensor.Outcome {
 		out, err = h.frontClamp(c)
 	case tensor.ClassFull:
 		out, err = h.frontFull(c)
+	case tensor.ClassCat:
+		out, err = h.frontCat(c)
+	case tensor.ClassSort:
+		out, err = h.frontSort(c)
+	case tensor.ClassMatmul:
+		out, err = h.frontMatmul(c)
 	default:
 		return tensor.UnsupportedOutcome("metal-sim: %s is not simulated", c.Op)
 	}

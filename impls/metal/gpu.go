@@ -33,8 +33,13 @@ type metalAPI interface {
 	read(b bufHandle, n int) []byte
 	release(h any)
 	// dispatch encodes the pipeline, binds args at indices 0, 1, ...,
-	// dispatches groups x width threads, commits and waits.
-	dispatch(p pipeHandle, args []Arg, groups, width int) error
+	// sets the grid's threadgroup memory, dispatches the grid, commits and
+	// waits.
+	dispatch(p pipeHandle, args []Arg, g Grid) error
+	// blit copies n bytes between buffers with a blit encoder and waits.
+	blit(src bufHandle, srcOff int, dst bufHandle, dstOff, n int) error
+	// architecture is MTLDevice.architecture.name ("" before macOS 14).
+	architecture() string
 }
 
 type (
@@ -183,6 +188,11 @@ func (g *GPU) MaxThreadsPerThreadgroup(name string) int {
 
 // Dispatch runs kernel name and waits for it.
 func (g *GPU) Dispatch(name string, args []Arg, groups, groupSize int) error {
+	return g.DispatchGrid(name, args, linearGrid(groups, groupSize))
+}
+
+// DispatchGrid runs kernel name on grid gr and waits for it.
+func (g *GPU) DispatchGrid(name string, args []Arg, gr Grid) error {
 	p, err := g.lookup(name)
 	if err != nil {
 		return err
@@ -197,10 +207,31 @@ func (g *GPU) Dispatch(name string, args []Arg, groups, groupSize int) error {
 			}
 		}
 	}
-	if groups == 0 {
+	if gr.Size[0]*gr.Size[1]*gr.Size[2] == 0 {
 		return nil
 	}
-	err = g.api.dispatch(p.h, args, groups, groupSize)
+	err = g.api.dispatch(p.h, args, gr)
 	runtime.KeepAlive(args) // the buffers' finalizers must not run before the kernel is done
 	return err
 }
+
+// Blit copies n bytes from src to dst on the GPU.
+func (g *GPU) Blit(src Buffer, srcOff int, dst Buffer, dstOff, n int) error {
+	s, ok1 := src.(*gpuBuffer)
+	d, ok2 := dst.(*gpuBuffer)
+	switch {
+	case !ok1 || !ok2:
+		return fmt.Errorf("metal: blit between foreign buffers %T, %T", src, dst)
+	case n < 0 || srcOff < 0 || dstOff < 0 || srcOff+n > s.n || dstOff+n > d.n:
+		return fmt.Errorf("metal: blit of %d bytes from %d of a %d-byte buffer to %d of a %d-byte one", n, srcOff, s.n, dstOff, d.n)
+	case n == 0:
+		return nil
+	}
+	err := g.api.blit(s.h, srcOff, d.h, dstOff, n)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(d)
+	return err
+}
+
+// Architecture returns the Metal device's architecture name.
+func (g *GPU) Architecture() string { return g.api.architecture() }

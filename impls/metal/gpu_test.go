@@ -60,7 +60,7 @@ func (f *fakeMetal) read(b bufHandle, n int) []byte {
 
 func (f *fakeMetal) release(any) {}
 
-func (f *fakeMetal) dispatch(p pipeHandle, args []Arg, groups, width int) error {
+func (f *fakeMetal) dispatch(p pipeHandle, args []Arg, g Grid) error {
 	bound := make([]Arg, len(args))
 	for i, a := range args {
 		bound[i] = a
@@ -68,8 +68,14 @@ func (f *fakeMetal) dispatch(p pipeHandle, args []Arg, groups, width int) error 
 			bound[i].Buf = (*fakeObj)(a.Buf.(*gpuBuffer).h.p).buf
 		}
 	}
-	return f.sim.Dispatch((*fakeObj)(p.p).name, bound, groups, width)
+	return f.sim.DispatchGrid((*fakeObj)(p.p).name, bound, g)
 }
+
+func (f *fakeMetal) blit(src bufHandle, srcOff int, dst bufHandle, dstOff, n int) error {
+	return f.sim.Blit((*fakeObj)(src.p).buf, srcOff, (*fakeObj)(dst.p).buf, dstOff, n)
+}
+
+func (f *fakeMetal) architecture() string { return f.sim.Architecture() }
 
 // TestGPUOnFakeMetal runs generated cases through the GPU device type on
 // fakeMetal and through the simulated device: the outcomes agree wherever

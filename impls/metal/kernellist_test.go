@@ -40,18 +40,25 @@ func readKernelList(path string) (map[string]string, error) {
 	return out, sc.Err()
 }
 
-// dtypeTokens are the dtype suffixes of candle's kernel names.
+// dtypeTokens are the dtype suffixes of candle's kernel names (gemv.metal
+// spells them float32, float16, bfloat16).
 var dtypeTokens = map[string]bool{"f32": true, "f16": true, "bf16": true, "f64": true, "u8": true,
-	"u32": true, "i16": true, "i32": true, "i64": true}
+	"u32": true, "i16": true, "i32": true, "i64": true, "float32": true, "float16": true, "bfloat16": true}
 
 // kernelFamily is the op part of a kernel name, the words before its first
 // dtype: "badd" of badd_f32_cs, "cast" of cast_u8_f16, "fast_sum" of
-// fast_sum_i64_strided, "is" of is_u32_bf16.
+// fast_sum_i64_strided, "is" of is_u32_bf16; a gemv kernel's family
+// carries its variant too, "gemv_t nc0_axpby0" (candle's host dispatches
+// only nc0_axpby0, of the four candle instantiates).
 func kernelFamily(name string) string {
 	words := strings.Split(name, "_")
 	for i, w := range words {
 		if dtypeTokens[w] {
-			return strings.Join(words[:i], "_")
+			family := strings.Join(words[:i], "_")
+			if n := len(words); n > i+2 && strings.HasPrefix(words[n-2], "nc") && strings.HasPrefix(words[n-1], "axpby") {
+				family += " " + words[n-2] + "_" + words[n-1]
+			}
+			return family
 		}
 	}
 	return name
@@ -110,6 +117,8 @@ func TestKernelFamily(t *testing.T) {
 	for name, want := range map[string]string{
 		"badd_f32_cs": "badd", "cast_u8_f16_strided": "cast", "fast_sum_i64": "fast_sum",
 		"is_u32_bf16": "is", "gelu_erf_f16": "gelu_erf", "copy2d_i32": "copy2d", "softmax_f32": "softmax",
+		"gemm_tn_bf16_bf16_64_32_32_2_2": "gemm_tn", "gemv_float16_bm4_bn1_sm1_sn32_tm4_tn4_nc0_axpby0": "gemv nc0_axpby0",
+		"gemv_t_bfloat16_bm1_bn2_sm8_sn4_tm4_tn1_nc1_axpby1": "gemv_t nc1_axpby1",
 	} {
 		if got := kernelFamily(name); got != want {
 			t.Errorf("kernelFamily(%s) = %s, want %s", name, got, want)

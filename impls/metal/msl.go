@@ -24,10 +24,10 @@ const (
 	tHalf                  // half (f16)
 	tBfloat                // bfloat (bf16)
 	tFloat                 // float (f32)
-	// Types of buffers candle can allocate on Metal but no kernel reads.
+	// Types of buffers candle can allocate on Metal that only copy2d reads.
 	tShort  // int16_t (i16)
 	tInt    // int32_t (i32)
-	tDouble // f64: Metal has no double; its buffers are bytes only
+	tDouble // f64: Metal has no double; its buffers are bytes only (blits)
 )
 
 var mslInfo = [...]struct {

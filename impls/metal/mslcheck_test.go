@@ -27,10 +27,13 @@ var mslClangArgs = []string{"-x", "c++", "-std=c++17", "-nostdinc", "-Wno-unknow
 var (
 	// Metal-only syntax the check removes before clang parses a source:
 	// the kernel attributes of an explicit instantiation (plain C++ allows
-	// no attribute there), and a constructor defaulted in the threadgroup
-	// address space (constexpr in MSL, not for C++17's uninitialized members).
+	// no attribute there), a threadgroup memory argument's index (its
+	// attribute's name is the address space, which the stub defines away),
+	// and a constructor defaulted in the threadgroup address space
+	// (constexpr in MSL, not for C++17's uninitialized members).
 	mslHostName    = regexp.MustCompile(`\[\[host_name\([^]]*\)\]\]`)
 	mslKernelAttr  = regexp.MustCompile(`\[\[kernel\]\]`)
+	mslTgIndex     = regexp.MustCompile(`\[\[threadgroup\(\d+\)\]\]`)
 	mslThreadgroup = regexp.MustCompile(`(?m)^.*constexpr \w+\(\) threadgroup = default;.*$`)
 	// host_name("badd_" "f32" "_cs") after preprocessing.
 	mslHostNameUse = regexp.MustCompile(`host_name\(((?:\s*"[A-Za-z0-9_]*")+)\s*\)`)
@@ -40,6 +43,7 @@ var (
 func mslForClang(src string) string {
 	src = mslHostName.ReplaceAllString(src, "")
 	src = mslKernelAttr.ReplaceAllString(src, "")
+	src = mslTgIndex.ReplaceAllString(src, "")
 	return mslThreadgroup.ReplaceAllString(src, "")
 }
 

@@ -150,12 +150,25 @@ static void tf_set_buffer(tf_pass *p, void *buf, size_t offset, int index) {
 	}
 }
 
-static char *tf_end(tf_pass *p, size_t groups, size_t width) {
+static void tf_set_threadgroup_memory(tf_pass *p, size_t n, int index) {
+	@autoreleasepool {
+		id<MTLComputeCommandEncoder> enc = (__bridge id<MTLComputeCommandEncoder>)p->enc;
+		[enc setThreadgroupMemoryLength:n atIndex:index];
+	}
+}
+
+// tf_end dispatches threadgroups (per_thread 0: size counts threadgroups)
+// or threads (per_thread 1: size counts threads), commits and waits.
+static char *tf_end(tf_pass *p, size_t s0, size_t s1, size_t s2, size_t g0, size_t g1, size_t g2, int per_thread) {
 	@autoreleasepool {
 		id<MTLComputeCommandEncoder> enc = CFBridgingRelease(p->enc);
 		id<MTLCommandBuffer> cb = CFBridgingRelease(p->cb);
 		free(p);
-		[enc dispatchThreadgroups:MTLSizeMake(groups, 1, 1) threadsPerThreadgroup:MTLSizeMake(width, 1, 1)];
+		if (per_thread) {
+			[enc dispatchThreads:MTLSizeMake(s0, s1, s2) threadsPerThreadgroup:MTLSizeMake(g0, g1, g2)];
+		} else {
+			[enc dispatchThreadgroups:MTLSizeMake(s0, s1, s2) threadsPerThreadgroup:MTLSizeMake(g0, g1, g2)];
+		}
 		[enc endEncoding];
 		[cb commit];
 		[cb waitUntilCompleted];
@@ -163,6 +176,36 @@ static char *tf_end(tf_pass *p, size_t groups, size_t width) {
 			return tf_error(cb.error);
 		}
 		return NULL;
+	}
+}
+
+// tf_blit copies n bytes with a blit encoder (candle's copy2d_contiguous
+// and copy_contiguous), commits and waits.
+static char *tf_blit(void *queue, void *src, size_t src_off, void *dst, size_t dst_off, size_t n) {
+	@autoreleasepool {
+		id<MTLCommandQueue> q = (__bridge id<MTLCommandQueue>)queue;
+		id<MTLCommandBuffer> cb = [q commandBuffer];
+		id<MTLBlitCommandEncoder> blit = [cb blitCommandEncoder];
+		[blit copyFromBuffer:(__bridge id<MTLBuffer>)src sourceOffset:src_off
+		            toBuffer:(__bridge id<MTLBuffer>)dst destinationOffset:dst_off size:n];
+		[blit endEncoding];
+		[cb commit];
+		[cb waitUntilCompleted];
+		if (cb.error != nil) {
+			return tf_error(cb.error);
+		}
+		return NULL;
+	}
+}
+
+// tf_architecture is the device's architecture name (macOS 14 and later).
+static char *tf_architecture(void *dev) {
+	@autoreleasepool {
+		id<MTLDevice> d = (__bridge id<MTLDevice>)dev;
+		if (@available(macOS 14.0, *)) {
+			return strdup(d.architecture.name.UTF8String);
+		}
+		return strdup("");
 	}
 }
 */
@@ -267,7 +310,7 @@ func (m *darwinMetal) release(h any) {
 // dispatch binds args and runs the pipeline. The buffers' Go values must
 // outlive the command buffer: their finalizers release the Metal buffers
 // (GPU.track), and only the Go values keep them reachable.
-func (m *darwinMetal) dispatch(p pipeHandle, args []Arg, groups, width int) error {
+func (m *darwinMetal) dispatch(p pipeHandle, args []Arg, g Grid) error {
 	defer runtime.KeepAlive(args)
 	pass := C.tf_begin(m.queue, p.p)
 	for i, a := range args {
@@ -277,8 +320,30 @@ func (m *darwinMetal) dispatch(p pipeHandle, args []Arg, groups, width int) erro
 		}
 		C.tf_set_bytes(pass, unsafe.Pointer(&a.Bytes[0]), C.size_t(len(a.Bytes)), C.int(i))
 	}
-	if msg := C.tf_end(pass, C.size_t(groups), C.size_t(width)); msg != nil {
+	for i, n := range g.Shared {
+		C.tf_set_threadgroup_memory(pass, C.size_t(n), C.int(i))
+	}
+	perThread := C.int(0)
+	if g.PerThread {
+		perThread = 1
+	}
+	msg := C.tf_end(pass, C.size_t(g.Size[0]), C.size_t(g.Size[1]), C.size_t(g.Size[2]),
+		C.size_t(g.Group[0]), C.size_t(g.Group[1]), C.size_t(g.Group[2]), perThread)
+	if msg != nil {
 		return fmt.Errorf("metal: command buffer: %w", cError(msg))
 	}
 	return nil
+}
+
+func (m *darwinMetal) blit(src bufHandle, srcOff int, dst bufHandle, dstOff, n int) error {
+	if msg := C.tf_blit(m.queue, src.p, C.size_t(srcOff), dst.p, C.size_t(dstOff), C.size_t(n)); msg != nil {
+		return fmt.Errorf("metal: blit: %w", cError(msg))
+	}
+	return nil
+}
+
+func (m *darwinMetal) architecture() string {
+	s := C.tf_architecture(m.dev)
+	defer C.free(unsafe.Pointer(s))
+	return C.GoString(s)
 }

@@ -28,6 +28,8 @@ type SimDevice struct {
 	order *rand.Rand
 	// reference reports loose values as the reference the twins computed.
 	reference bool
+	// arch is the architecture name the device reports.
+	arch string
 }
 
 // SimOption configures a SimDevice.
@@ -48,6 +50,12 @@ func WithShuffledThreads(seed uint64) SimOption {
 // A backend on such a device states more than candle/metal fixes.
 func WithReferenceMath() SimOption {
 	return func(d *SimDevice) { d.reference = true }
+}
+
+// WithArchitecture makes the device report arch as its architecture name
+// (candle picks its gemm tiles by the name's last letter: p, g, s, d).
+func WithArchitecture(arch string) SimOption {
+	return func(d *SimDevice) { d.arch = arch }
 }
 
 // NewSimDevice returns a simulated device.
@@ -115,27 +123,20 @@ func (d *SimDevice) HasKernel(name string) bool { return twins[name] != nil }
 func (d *SimDevice) MaxThreadsPerThreadgroup(string) int { return MaxThreads }
 
 // Dispatch runs the twin of kernel name over groups x groupSize threads.
-func (d *SimDevice) Dispatch(name string, args []Arg, groups, groupSize int) (err error) {
+func (d *SimDevice) Dispatch(name string, args []Arg, groups, groupSize int) error {
+	return d.DispatchGrid(name, args, linearGrid(groups, groupSize))
+}
+
+// DispatchGrid runs the twin of kernel name over grid g: a thread kernel
+// over a grid in one dimension, a cell kernel over every thread position
+// of the grid, a threadgroup kernel once per threadgroup.
+func (d *SimDevice) DispatchGrid(name string, args []Arg, g Grid) (err error) {
 	tw := twins[name]
-	switch {
-	case tw == nil:
+	if tw == nil {
 		return &KernelError{Name: name}
-	case groupSize < 1 || groupSize > MaxThreads:
-		return errDispatch(name, fmt.Errorf("threadgroup size %d outside 1..%d", groupSize, MaxThreads))
-	case groups < 0:
-		return errDispatch(name, fmt.Errorf("%d threadgroups", groups))
-	case len(args) != tw.arity:
-		return errDispatch(name, fmt.Errorf("%d arguments bound, the kernel takes %d", len(args), tw.arity))
 	}
-	for i, a := range args {
-		if (a.Buf != nil) != tw.buffers[i] {
-			return errDispatch(name, fmt.Errorf("argument %d: buffer/constant mismatch", i))
-		}
-		if a.Buf != nil {
-			if _, ok := a.Buf.(*simBuffer); !ok {
-				return errDispatch(name, fmt.Errorf("argument %d: foreign buffer %T", i, a.Buf))
-			}
-		}
+	if err := d.checkDispatch(tw, args, g); err != nil {
+		return errDispatch(name, err)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -146,23 +147,101 @@ func (d *SimDevice) Dispatch(name string, args []Arg, groups, groupSize int) (er
 			panic(r)
 		}
 	}()
-	if tw.group != nil {
-		for g := 0; g < groups; g++ {
-			tw.group(args, uint32(g), uint32(groupSize))
+	n := g.groups()
+	switch {
+	case tw.group != nil:
+		for gid := 0; gid < n[0]; gid++ {
+			tw.group(args, uint32(gid), uint32(g.Group[0]))
 		}
-		return nil
-	}
-	n := groups * groupSize
-	if d.order == nil {
-		for tid := 0; tid < n; tid++ {
-			tw.thread(args, uint32(tid))
+	case tw.tg != nil:
+		for z := 0; z < n[2]; z++ {
+			for y := 0; y < n[1]; y++ {
+				for x := 0; x < n[0]; x++ {
+					tw.tg(args, &tgroup{pos: [3]uint32{uint32(x), uint32(y), uint32(z)},
+						size: [3]uint32{uint32(g.Group[0]), uint32(g.Group[1]), uint32(g.Group[2])}, shared: g.Shared})
+				}
+			}
 		}
-		return nil
-	}
-	for _, tid := range d.order.Perm(n) {
-		tw.thread(args, uint32(tid))
+	default:
+		extent := g.Size
+		if !g.PerThread {
+			for k := range extent {
+				extent[k] *= g.Group[k]
+			}
+		}
+		cells := extent[0] * extent[1] * extent[2]
+		order := func(i int) int { return i }
+		if d.order != nil {
+			perm := d.order.Perm(cells)
+			order = func(i int) int { return perm[i] }
+		}
+		for i := 0; i < cells; i++ {
+			c := order(i)
+			pos := [3]uint32{uint32(c % extent[0]), uint32(c / extent[0] % extent[1]), uint32(c / extent[0] / extent[1])}
+			if tw.thread != nil {
+				tw.thread(args, pos[0])
+			} else {
+				tw.cell(args, pos)
+			}
+		}
 	}
 	return nil
+}
+
+// checkDispatch refuses what Metal would refuse or what the twin cannot
+// run: threadgroups of no thread or of more than MaxThreads, a grid in
+// more dimensions than the kernel reads, arguments that do not match the
+// kernel's.
+func (d *SimDevice) checkDispatch(tw *twin, args []Arg, g Grid) error {
+	threads := g.threadsPerGroup()
+	switch {
+	case g.Group[0] < 1 || g.Group[1] < 1 || g.Group[2] < 1 || threads > MaxThreads:
+		return fmt.Errorf("threadgroup size %v outside 1..%d threads", g.Group, MaxThreads)
+	case g.Size[0] < 0 || g.Size[1] < 0 || g.Size[2] < 0:
+		return fmt.Errorf("grid size %v", g.Size)
+	case (tw.thread != nil || tw.group != nil) && (g.Size[1] != 1 || g.Size[2] != 1 || g.Group[1] != 1 || g.Group[2] != 1):
+		return fmt.Errorf("a grid of %v x %v for a kernel in one dimension", g.Size, g.Group)
+	case tw.group != nil && g.PerThread:
+		return fmt.Errorf("a threadgroup kernel dispatched per thread")
+	case len(args) != tw.arity:
+		return fmt.Errorf("%d arguments bound, the kernel takes %d", len(args), tw.arity)
+	}
+	for i, a := range args {
+		if (a.Buf != nil) != tw.buffers[i] {
+			return fmt.Errorf("argument %d: buffer/constant mismatch", i)
+		}
+		if a.Buf != nil {
+			if _, ok := a.Buf.(*simBuffer); !ok {
+				return fmt.Errorf("argument %d: foreign buffer %T", i, a.Buf)
+			}
+		}
+	}
+	return nil
+}
+
+// Blit copies n bytes, their undefined and loose marks with them.
+func (d *SimDevice) Blit(src Buffer, srcOff int, dst Buffer, dstOff, n int) error {
+	s, ok1 := src.(*simBuffer)
+	t, ok2 := dst.(*simBuffer)
+	switch {
+	case !ok1 || !ok2:
+		return fmt.Errorf("sim: blit between foreign buffers %T, %T", src, dst)
+	case n < 0 || srcOff < 0 || dstOff < 0 || srcOff+n > len(s.data) || dstOff+n > len(t.data):
+		return fmt.Errorf("sim: blit of %d bytes from %d of a %d-byte buffer to %d of a %d-byte one", n, srcOff, len(s.data), dstOff, len(t.data))
+	}
+	copy(t.data[dstOff:dstOff+n], s.data[srcOff:srcOff+n])
+	copy(t.undef[dstOff:dstOff+n], s.undef[srcOff:srcOff+n])
+	copy(t.loose[dstOff:dstOff+n], s.loose[srcOff:srcOff+n])
+	return nil
+}
+
+// Architecture returns the architecture the device was made with
+// (WithArchitecture), by default that of an M1 ("applegpu_g13g").
+func (d *SimDevice) Architecture() string {
+	if d.arch == "" {
+		return "applegpu_g13g"
+	}
+	return d.arch
 }
 
 // memoryFault is a store outside a buffer: a bug in a kernel or its host
@@ -172,15 +251,27 @@ type memoryFault string
 func (f memoryFault) Error() string { return string(f) }
 
 // twin is the Go twin of one MSL kernel: exactly one of thread (a kernel
-// indexed by [[thread_position_in_grid]]) and group (a kernel using
-// threadgroup memory, run one threadgroup at a time) is set.
+// indexed by a uint [[thread_position_in_grid]]), cell (one indexed by a
+// uint2 or uint3 position in the grid), group (a kernel using threadgroup
+// memory, run one threadgroup at a time, in a grid of one dimension) and
+// tg (a threadgroup kernel of a grid in three dimensions) is set.
 type twin struct {
 	name    string
 	source  string // the .metal file, without extension
 	arity   int    // number of bound arguments
 	buffers []bool // which arguments are device buffers
 	thread  func(a []Arg, tid uint32)
+	cell    func(a []Arg, pos [3]uint32)
 	group   func(a []Arg, gid, block uint32)
+	tg      func(a []Arg, g *tgroup)
+}
+
+// tgroup is one threadgroup of a tg kernel: its position in the grid
+// (threadgroup_position_in_grid), its size (threads_per_threadgroup) and
+// the lengths in bytes of its threadgroup memory arguments.
+type tgroup struct {
+	pos, size [3]uint32
+	shared    []int
 }
 
 // twins is the kernel registry: kernel name -> twin. Files sim_*.go fill

@@ -123,6 +123,22 @@ func (r *recorder) Dispatch(name string, args []Arg, groups, groupSize int) erro
 	return r.Device.Dispatch(name, args, groups, groupSize)
 }
 
+// DispatchGrid records "name SIZExGROUP" (threads: "name threads SIZExGROUP").
+func (r *recorder) DispatchGrid(name string, args []Arg, g Grid) error {
+	kind := ""
+	if g.PerThread {
+		kind = "threads "
+	}
+	r.log = append(r.log, fmt.Sprintf("%s %s%vx%v", name, kind, g.Size, g.Group))
+	return r.Device.DispatchGrid(name, args, g)
+}
+
+// Blit records "blit N".
+func (r *recorder) Blit(src Buffer, srcOff int, dst Buffer, dstOff, n int) error {
+	r.log = append(r.log, fmt.Sprintf("blit %d", n))
+	return r.Device.Blit(src, srcOff, dst, dstOff, n)
+}
+
 func floats(d tensor.DType, shape []int, xs ...float64) *tensor.Tensor {
 	t := tensor.New(d, shape...)
 	for i, x := range xs {

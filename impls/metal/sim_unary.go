@@ -4,7 +4,9 @@ import "math"
 
 // Twins of unary.metal: neg abs sign sqrt exp log floor ceil round sqr recip
 // copy for f32 f16 bf16, and copy for u8 u32 i64, each contiguous and
-// _strided; const_set for f32 f16 bf16 u8 u32 i64, contiguous and _strided. Each computes what candle's unary.metal computes: the op in
+// _strided; const_set for f32 f16 bf16 u8 u32 i64, contiguous and
+// _strided; copy2d for f32 f16 bf16 u8 u32 i64 i32 i16. Each computes
+// what candle's unary.metal computes: the op in
 // the element type (sqrt, exp and log of a half are the half overloads),
 // abs through float, recip as 1.0 / x in float.
 
@@ -36,9 +38,30 @@ func init() {
 	for _, t := range []mslType{tUchar, tUint, tLong} {
 		registerUnary("copy_"+t.String(), t, func(t mslType, x val) val { return x })
 	}
+	for _, t := range append(coreTypes, tInt, tShort) {
+		register("unary", "copy2d_"+t.String(), "ccccbb", twin{cell: copy2d(t)})
+	}
 	for _, t := range coreTypes {
 		register("unary", "const_set_"+t.String(), "ccb", twin{thread: constSet(t)})
 		register("unary", "const_set_"+t.String()+"_strided", "cccccb", twin{thread: constSetStrided(t)})
+	}
+}
+
+// copy2d is copy2d<T>: the thread at (row, col) of a d1 x d2 grid copies
+// in[row * src_s + col] to out[row * dst_s + col] (args: d1, d2, src_s,
+// dst_s, in, out; the four sizes int64_t).
+func copy2d(t mslType) func([]Arg, [3]uint32) {
+	return func(a []Arg, pos [3]uint32) {
+		d1, d2, srcS, dstS := int64(a[0].sizeT()), int64(a[1].sizeT()), int64(a[2].sizeT()), int64(a[3].sizeT())
+		row, col := int64(pos[0]), int64(pos[1])
+		if row >= d1 || col >= d2 {
+			return
+		}
+		from, to := row*srcS+col, row*dstS+col
+		if from < 0 || to < 0 {
+			panic(memoryFault("copy2d: a negative index"))
+		}
+		store(a[5], t, uint64(to), load(a[4], t, uint64(from)))
 	}
 }
 

@@ -1,4 +1,4 @@
-// indexing.metal: index_select along one dim.
+// indexing.metal: index_select and gather along one dim.
 //
 // is_IDS_SRC selects rows of a SRC tensor with IDS indices: candle's 16
 // kernels, ids u8 and u32 over sources u8, u32, i64, f32, f16, bf16, and
@@ -77,6 +77,31 @@ template <typename T, typename I>
     out[tid] = src[contiguous ? at : strided_offset(at, src_dim, src_dims, src_strides)];
 }
 
+template <typename T, typename I>
+[[kernel]] void gather(
+    constant size_t &n_out,
+    constant size_t &left,
+    constant size_t &src_dim,
+    constant size_t &right,
+    constant size_t &n_ids,
+    device const T *src,
+    device const I *ids,
+    device T *out,
+    uint tid [[thread_position_in_grid]]
+) {
+    if (tid >= n_out) {
+        return;
+    }
+    const I id = ids[tid];
+    if (id == sentinel<I>()) {
+        out[tid] = static_cast<T>(0);
+        return;
+    }
+    const size_t l = tid / right / n_ids;
+    const size_t r = tid % right;
+    out[tid] = src[(l * src_dim + static_cast<size_t>(id)) * right + r];
+}
+
 #define init_kernel(name, func, ...) \
     template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;
 
@@ -98,4 +123,23 @@ init_kernel("is_i64_f16", index_select, half, int64_t)
 init_kernel("is_u8_bf16", index_select, bfloat, uint8_t)
 init_kernel("is_u32_bf16", index_select, bfloat, uint32_t)
 init_kernel("is_i64_bf16", index_select, bfloat, int64_t)
+#endif
+
+init_kernel("gather_u8_u8", gather, uint8_t, uint8_t)
+init_kernel("gather_u8_u32", gather, uint32_t, uint8_t)
+init_kernel("gather_u8_i64", gather, int64_t, uint8_t)
+init_kernel("gather_u8_f32", gather, float, uint8_t)
+init_kernel("gather_u8_f16", gather, half, uint8_t)
+init_kernel("gather_u32_u32", gather, uint32_t, uint32_t)
+init_kernel("gather_u32_i64", gather, int64_t, uint32_t)
+init_kernel("gather_u32_f32", gather, float, uint32_t)
+init_kernel("gather_u32_f16", gather, half, uint32_t)
+init_kernel("gather_i64_u32", gather, uint32_t, int64_t)
+init_kernel("gather_i64_i64", gather, int64_t, int64_t)
+init_kernel("gather_i64_f32", gather, float, int64_t)
+init_kernel("gather_i64_f16", gather, half, int64_t)
+#if defined(__HAVE_BFLOAT__)
+init_kernel("gather_u8_bf16", gather, bfloat, uint8_t)
+init_kernel("gather_u32_bf16", gather, bfloat, uint32_t)
+init_kernel("gather_i64_bf16", gather, bfloat, int64_t)
 #endif

@@ -23,6 +23,14 @@
 // u32 i64: the contiguous kernel in the loop above (out[i] = value), the
 // _strided one at out[strided_offset(tid, ...)]. The value is bound with
 // setBytes (candle's set_params of a scalar) to a `device const T &`.
+//
+// copy2d_T copies d1 rows of d2 elements between two buffers with their
+// own row strides (candle's copy2d, unary.metal:98-111,220-221,250-280 at
+// 2a13b0f3; MetalStorage::copy2d, which Tensor::cat and copy_strided_src
+// run), for f32 f16 bf16 u8 u32 i64 i32 i16: one thread per element of a
+// d1 x d2 grid of threads (dispatchThreads),
+//
+//   out[x * dst_s + y] = in[x * src_s + y]    (x < d1, y < d2)
 
 #include <metal_stdlib>
 using namespace metal;
@@ -132,6 +140,25 @@ template <typename T>
     out[strided_offset(tid, rank, dims, strides)] = value;
 }
 
+// One thread per element of a d1 x d2 grid, in 64-bit index arithmetic.
+template <typename T>
+[[kernel]] void copy2d(
+    constant int64_t &d1,
+    constant int64_t &d2,
+    constant int64_t &src_s,
+    constant int64_t &dst_s,
+    device const T *in,
+    device T *out,
+    uint2 pos [[thread_position_in_grid]]
+) {
+    const int64_t row = pos.x;
+    const int64_t col = pos.y;
+    if (row >= d1 || col >= d2) {
+        return;
+    }
+    out[row * dst_s + col] = in[row * src_s + col];
+}
+
 #define init_kernel(name, func, ...) \
     template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;
 
@@ -235,3 +262,16 @@ init_kernel("const_set_u32_strided", const_set_strided, uint32_t)
 init_kernel("const_set_i64", const_set_contiguous, int64_t)
 init_kernel("const_set_i64_strided", const_set_strided, int64_t)
 #endif
+
+init_kernel("copy2d_f32", copy2d, float)
+init_kernel("copy2d_f16", copy2d, half)
+#if defined(__HAVE_BFLOAT__)
+init_kernel("copy2d_bf16", copy2d, bfloat)
+#endif
+init_kernel("copy2d_u8", copy2d, uint8_t)
+init_kernel("copy2d_u32", copy2d, uint32_t)
+#if __METAL_VERSION__ >= 220
+init_kernel("copy2d_i64", copy2d, int64_t)
+#endif
+init_kernel("copy2d_i32", copy2d, int32_t)
+init_kernel("copy2d_i16", copy2d, int16_t)
