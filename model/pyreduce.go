@@ -19,6 +19,7 @@ type redGeom struct {
 	outer, n, inner int   // input = [outer, n, inner] around the reduced dims
 	outShape        []int // the result's shape
 	numel           int
+	dim             int  // the reduced dim (-1: every element)
 	zeroDim         bool // a 0-dim input reduced along dim 0 or -1
 }
 
@@ -26,10 +27,10 @@ type redGeom struct {
 func newRedGeom(shape []int, dim int, keep bool) redGeom {
 	n := tensor.NumElements(shape)
 	if dim < 0 {
-		return redGeom{outer: 1, n: n, inner: 1, outShape: []int{}, numel: n}
+		return redGeom{outer: 1, n: n, inner: 1, outShape: []int{}, numel: n, dim: -1}
 	}
 	g := redGeom{outer: tensor.NumElements(shape[:dim]), n: shape[dim],
-		inner: tensor.NumElements(shape[dim+1:]), numel: n}
+		inner: tensor.NumElements(shape[dim+1:]), numel: n, dim: dim}
 	for k, s := range shape {
 		switch {
 		case k != dim:
@@ -318,9 +319,21 @@ func (e *evaluation) reduceSumProd(x *tensor.Tensor, g redGeom) tensor.Outcome {
 		xs := g.floats(x, k)
 		v, ok := e.floatReduce(e.sumPlan(prod, false, x.DType, g, k), xs)
 		e.setReduced(out, k, v, ok)
-		e.numpyOverflowWarning(v, xs, x.DType == tensor.F16 && g.contiguous() && !prod)
+		e.numpyOverflowWarning(v, xs, x.DType == tensor.F16 && e.numpyReduceCalls(g) && !prod)
 	}
 	return tensor.ValueOutcome(out)
+}
+
+// numpyReduceCalls reports whether NumPy reduces each output's elements
+// in reduce calls of the loop (out op= a run), not the elementwise loop:
+// along a contiguous axis, or (a view) the iterator's innermost axis, and
+// always over every element.
+func (e *evaluation) numpyReduceCalls(g redGeom) bool {
+	x := e.c.Args[0].Tensor
+	if g.dim < 0 || g.zeroDim || rowMajorLayout(x) {
+		return g.contiguous()
+	}
+	return npReducedInnermost(x.Shape, x.Strides, g.dim)
 }
 
 // floatPlan is how a profile reduces one output's float values.

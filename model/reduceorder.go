@@ -599,16 +599,122 @@ const torchGrainSize = 32768
 // sumPlan returns how the profile sums (or multiplies) output k's values
 // of dtype d; mean selects mean's accumulation.
 func (e *evaluation) sumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
-	p := e.layoutSumPlan(prod, mean, d, g, k)
-	if r := e.viewOrderRule(); r != nil && p.open == nil {
-		// a view not in row-major order: only order-free groups, checked in
-		// the narrowest arithmetic a layout may choose (NumPy sums f16 in
-		// f16 along a strided axis)
-		p.open, p.check = r, p.arith
-		if e.p.Framework == NumPy && (d == tensor.F16 || d == tensor.BF16) {
-			p.check = Arith{prod, d}
+	switch r := e.viewOrderRule(); {
+	case r == nil:
+		return e.layoutSumPlan(prod, mean, d, g, k)
+	case e.p.Framework == NumPy:
+		return e.numpyViewSumPlan(prod, mean, d, g)
+	}
+	return e.torchViewSumPlan(prod, mean, d, g, k)
+}
+
+// torchViewSumPlan is sumPlan for a PyTorch view not in row-major order:
+// on the CPU, a view that only permutes its storage reduces as the storage
+// does (over every element, or along the mapped dim when the kept dims of
+// size > 1 keep their storage order); otherwise only order-free groups.
+func (e *evaluation) torchViewSumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
+	x := e.c.Args[0].Tensor
+	base, perm, ok := permutedStorage(x)
+	if ok && e.p.Device == CPU {
+		if g.dim < 0 || g.zeroDim {
+			p := e.layoutSumPlan(prod, mean, d, newRedGeom(base, -1, false), 0)
+			order := make([]int, x.Len())
+			for l := range order {
+				order[x.StorageIndex(l)-x.Offset] = l
+			}
+			for i, o := range p.orders {
+				p.orders[i] = permutedOrder(o, order)
+			}
+			p.rules = append(p.rules, torchPermutedView)
+			return p
+		}
+		if keptInStorageOrder(x.Shape, perm, g.dim) {
+			p := e.layoutSumPlan(prod, mean, d, newRedGeom(base, perm[g.dim], false), k)
+			p.rules = append(p.rules, torchPermutedView)
+			return p
 		}
 	}
+	p := e.layoutSumPlan(prod, mean, d, g, k)
+	if p.open == nil {
+		p.open, p.check = torchViewOrder, p.arith
+	}
+	return p
+}
+
+// permutedStorage returns the storage shape of a view that only permutes
+// it (no step, no gap, no broadcast) and each view dim's storage dim.
+func permutedStorage(t *tensor.Tensor) (base, perm []int, ok bool) {
+	v := t.View
+	if v == nil || v.Expand != nil || !t.IsView() {
+		return nil, nil, false
+	}
+	shape := v.Permuted()
+	for i, s := range v.Slice {
+		if s != [3]int{0, shape[i], 1} {
+			return nil, nil, false
+		}
+	}
+	perm = v.Permute
+	if perm == nil {
+		perm = make([]int, len(v.Base))
+		for i := range perm {
+			perm[i] = i
+		}
+	}
+	return v.Base, perm, true
+}
+
+// keptInStorageOrder reports whether the view dims other than dim, of size
+// > 1, map to increasing storage dims.
+func keptInStorageOrder(shape, perm []int, dim int) bool {
+	last := -1
+	for i, p := range perm {
+		if i == dim || shape[i] == 1 {
+			continue
+		}
+		if p < last {
+			return false
+		}
+		last = p
+	}
+	return true
+}
+
+// numpyViewSumPlan is sumPlan for a NumPy view not in row-major order: the
+// order its reduction iterator visits the elements in (npreduceiter.go).
+// Along one dim, the plan of a contiguous axis when the reduced dim is the
+// iterator's innermost, of a strided one otherwise; over every element,
+// the iteration order in the loop calls the buffering setup gives.
+func (e *evaluation) numpyViewSumPlan(prod, mean bool, d tensor.DType, g redGeom) floatPlan {
+	x := e.c.Args[0].Tensor
+	cast := mean && (d == tensor.F16 || !d.IsFloat()) // _mean sums f16 as f4, integers as f8
+	if !d.IsFloat() {
+		d = tensor.F64
+	}
+	if g.dim >= 0 && !g.zeroDim {
+		p := numpySumPlan(prod, mean, d, g.n, npReducedInnermost(x.Shape, x.Strides, g.dim))
+		p.rules = append(p.rules, numpyViewOrder)
+		return p
+	}
+	p := numpySumPlan(prod, mean, d, g.n, true)
+	p.rules = append(p.rules, numpyViewOrder)
+	order, calls, oneAxis := npFullReduceOrder(x.Shape, x.Strides, cast)
+	if oneAxis {
+		// one strided axis: the calls of a contiguous array (numpy.sum.buffer-chunks)
+		for i, o := range p.orders {
+			p.orders[i] = permutedOrder(o, order)
+		}
+		return p
+	}
+	out := d
+	if mean {
+		out = opmath(d) // the sum's output is the f4 (f8) it is cast to
+	}
+	if d == tensor.BF16 {
+		out = tensor.BF16
+	}
+	pairwise := p.orders[0].Name == NumPyPairwiseOrder.Name
+	p.orders, p.unsure = []Order{NumPyIterOrder(order, calls, out, pairwise)}, nil
 	return p
 }
 
@@ -619,7 +725,7 @@ func (e *evaluation) layoutSumPlan(prod, mean bool, d tensor.DType, g redGeom, k
 		if !d.IsFloat() {
 			d = tensor.F64
 		}
-		return numpySumPlan(prod, mean, d, g)
+		return numpySumPlan(prod, mean, d, g.n, g.contiguous())
 	case e.p.Framework == JAX:
 		if mean {
 			d = e.meanDType(d)
@@ -685,25 +791,25 @@ func cudaSumPlan(prod bool, d tensor.DType, g redGeom) floatPlan {
 
 // numpySumPlan: pairwise along a contiguous axis, in order otherwise;
 // bf16 and prod in order (d: f64 for the integer mean).
-func numpySumPlan(prod, mean bool, d tensor.DType, g redGeom) floatPlan {
+func numpySumPlan(prod, mean bool, d tensor.DType, n int, contig bool) floatPlan {
 	seq := func(a Arith, r *Rule) floatPlan {
 		return floatPlan{arith: a, orders: []Order{SequentialOrder}, rules: []*Rule{r}}
 	}
 	switch {
 	case d == tensor.BF16:
 		return seq(Arith{prod, d}, numpyStepRounding)
-	case prod && d == tensor.F16 && g.contiguous():
+	case prod && d == tensor.F16 && contig:
 		return seq(Arith{true, tensor.F32}, numpyStepRounding)
 	case prod:
 		return seq(Arith{true, d}, numpyStepRounding)
-	case d == tensor.F16 && !mean && !g.contiguous():
+	case d == tensor.F16 && !mean && !contig:
 		return seq(Arith{false, d}, numpyPairwiseSum)
-	case !g.contiguous():
+	case !contig:
 		return seq(Arith{false, opmath(d)}, numpyPairwiseSum)
 	}
 	p := seq(Arith{false, opmath(d)}, numpyPairwiseSum)
 	p.orders[0], p.unsure = NumPyPairwiseOrder, numpyChunks
-	if g.n > numpyBufferSize {
+	if n > numpyBufferSize {
 		out := d
 		if mean {
 			out = opmath(d)
