@@ -147,6 +147,9 @@ func npFullReduceOrder(shape, strides []int, cast bool) (order, calls []int, one
 		}
 	}
 	axes := npCoalesce(sorted)
+	if len(axes) == 0 { // a 0-dim input: its one element
+		return order, []int{n}, true
+	}
 	cost := 1
 	if cast {
 		cost = 2

@@ -27,8 +27,10 @@ type redGeom struct {
 	outer, n, inner int
 	shape           []int // the result's shape
 	numel           int
+	dim             int  // the reduced dim (-1: all elements)
 	zeroDim         bool // a 0-dim input reduced along its dim 0 / -1
 	hasDim          bool // the dim attr was given
+	elementwise     bool // NumPy adds each output's values one by one (a view's reduced dim is not innermost)
 }
 
 func (g *redGeom) groups() int { return g.outer * g.inner }
@@ -41,7 +43,7 @@ func (g *redGeom) contiguous() bool { return g.inner == 1 }
 // keeping the reduced dim as size 1 when keep is set.
 func newRedGeom(shape []int, d int, keep bool) redGeom {
 	n := tensor.NumElements(shape)
-	g := redGeom{outer: 1, n: n, inner: 1, numel: n, shape: []int{}}
+	g := redGeom{outer: 1, n: n, inner: 1, numel: n, shape: []int{}, dim: d}
 	if d >= 0 {
 		// shape = before ++ [n] ++ after; the result drops n (or keeps a 1)
 		before, after := shape[:d], shape[d+1:]
@@ -337,7 +339,7 @@ func planTorchRed(pl floatRedPlan, mean bool, d tensor.DType, g *redGeom) floatR
 // (policy numpy.sum.pairwise); products in order (policy
 // numpy.reduce.sequential); bf16 (ml_dtypes) in bf16, rounding every step.
 func planNumPyRed(pl floatRedPlan, mean bool, d tensor.DType, g *redGeom) floatRedPlan {
-	contig := g.contiguous()
+	contig := g.contiguous() && !g.elementwise
 	switch {
 	case d == tensor.BF16:
 		pl.step = roundToBF16

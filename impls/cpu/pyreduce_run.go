@@ -156,11 +156,29 @@ func reduceSumProd(e *Engine, p *profile, prod bool, x *tensor.Tensor, g *redGeo
 		}
 		return encode(e, out, rd, g.shape)
 	}
-	pl := planFloatRed(p, prod, false, x.DType, g)
-	if x.DType == tensor.F64 {
-		return encode(e, floatReduce(e, rowMajor[float64](e, x, x.DType), g, &pl), rd, g.shape)
+	vr := readForView(p, x, g, false)
+	pl := planFloatRed(p, prod, false, x.DType, &vr.g)
+	round := roundNone
+	if x.DType == tensor.F16 {
+		round = roundToF16 // NumPy stores each call's result in the f16 output
 	}
-	return encode(e, floatReduce(e, rowMajor[float32](e, x, x.DType), g, &pl), rd, g.shape)
+	if x.DType == tensor.F64 {
+		return encode(e, viewFloatReduce(e, rowMajor[float64](e, vr.x, x.DType), &vr, &pl, round), rd, g.shape)
+	}
+	return encode(e, viewFloatReduce(e, rowMajor[float32](e, vr.x, x.DType), &vr, &pl, round), rd, g.shape)
+}
+
+// viewFloatReduce is floatReduce over the input as vr reads it: NumPy's
+// inner loop calls when it gives them, else vr's geometry.
+func viewFloatReduce[F floating](e *Engine, xs []F, vr *viewRead, pl *floatRedPlan, round stepRound) []F {
+	if vr.calls == nil {
+		return floatReduce(e, xs, &vr.g, pl)
+	}
+	v := callsReduce(xs, vr.calls, pl, round)
+	if !pl.prod {
+		v += 0 // the output's +0
+	}
+	return []F{v}
 }
 
 // intReduce returns the wrapping sums (products) of every group, each in
@@ -402,16 +420,17 @@ func reduceMean(e *Engine, p *profile, x *tensor.Tensor, g *redGeom) *tensor.Ten
 	case !src.IsFloat():
 		src = tensor.F64 // policy numpy.mean.dtype: integers summed as float64
 	}
-	pl := planFloatRed(p, false, true, src, g)
+	vr := readForView(p, x, g, p.fw == fwNumPy && (x.DType == tensor.F16 || !x.DType.IsFloat()))
+	pl := planFloatRed(p, false, true, src, &vr.g)
 	var sums []float64
 	if pl.acc == tensor.F64 {
-		sums = floatReduce(e, rowMajor[float64](e, x, tensor.F64), g, &pl)
+		sums = viewFloatReduce(e, rowMajor[float64](e, vr.x, tensor.F64), &vr, &pl, roundNone)
 	} else {
 		to := x.DType
 		if !to.IsFloat() {
 			to = tensor.F32
 		}
-		s := floatReduce(e, rowMajor[float32](e, x, to), g, &pl)
+		s := viewFloatReduce(e, rowMajor[float32](e, vr.x, to), &vr, &pl, roundNone)
 		sums = make([]float64, len(s))
 		for i, v := range s {
 			sums[i] = float64(v)
