@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -634,11 +635,57 @@ func (e *evaluation) torchViewSumPlan(prod, mean bool, d tensor.DType, g redGeom
 			return p
 		}
 	}
+	if e.p.Device == CPU && (g.dim < 0 || g.zeroDim || g.groups() == 1) && (!mean || d == opmath(d)) {
+		if order, stride, ok := torchOneAxis(x); ok {
+			// every element along one axis of the iterator (sorted by the
+			// strides, coalesced): its stride picks cascade_sum's loop
+			sg := newRedGeom([]int{x.Len()}, -1, false)
+			sg.strided = stride != 1
+			p := e.layoutSumPlan(prod, mean, d, sg, 0)
+			for i, o := range p.orders {
+				p.orders[i] = permutedOrder(o, order)
+			}
+			p.rules = append(p.rules, torchStridedView)
+			return p
+		}
+	}
 	p := e.layoutSumPlan(prod, mean, d, g, k)
 	if p.open == nil {
 		p.open, p.check = torchViewOrder, p.arith
 	}
 	return p
+}
+
+// torchOneAxis reports whether the elements of t lie along one strided axis
+// of storage (the dims of size > 1 chain when sorted by stride, none of
+// them broadcast): their logical indices in storage order and the stride.
+func torchOneAxis(t *tensor.Tensor) (order []int, stride int, ok bool) {
+	type axis struct{ n, s int }
+	var axes []axis
+	for i, n := range t.Shape {
+		if n == 1 {
+			continue
+		}
+		if t.Strides[i] <= 0 {
+			return nil, 0, false
+		}
+		axes = append(axes, axis{n, t.Strides[i]})
+	}
+	slices.SortFunc(axes, func(a, b axis) int { return a.s - b.s })
+	for i := 1; i < len(axes); i++ {
+		if axes[i].s != axes[i-1].s*axes[i-1].n {
+			return nil, 0, false
+		}
+	}
+	stride = 1
+	if len(axes) > 0 {
+		stride = axes[0].s
+	}
+	order = make([]int, t.Len())
+	for l := range order {
+		order[(t.StorageIndex(l)-t.Offset)/stride] = l
+	}
+	return order, stride, true
 }
 
 // permutedStorage returns the storage shape of a view that only permutes
@@ -759,14 +806,15 @@ func (e *evaluation) torchCPUSumPlan(prod, mean bool, d tensor.DType, g redGeom,
 	if mean {
 		elem = opmath(d) // mean converts f16/bf16 to f32 before summing
 	}
+	contig := g.contiguous() && !g.strided
 	for _, w := range widths {
 		if prod {
-			p.orders = append(p.orders, TorchCPUProdOrder(w, d, g.contiguous()))
+			p.orders = append(p.orders, TorchCPUProdOrder(w, d, contig))
 			continue
 		}
-		p.orders = append(p.orders, TorchCPUSumOrder(w, elem, g.contiguous(), k%g.inner, g.inner, true))
+		p.orders = append(p.orders, TorchCPUSumOrder(w, elem, contig, k%g.inner, g.inner, true))
 		if elem == tensor.F16 {
-			p.orders = append(p.orders, TorchCPUSumOrder(w, elem, g.contiguous(), k%g.inner, g.inner, false))
+			p.orders = append(p.orders, TorchCPUSumOrder(w, elem, contig, k%g.inner, g.inner, false))
 		}
 	}
 	return p

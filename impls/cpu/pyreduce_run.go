@@ -377,6 +377,8 @@ func reduceGroup[F floating](xs []F, pl *floatRedPlan) F {
 		return torchInnerSum(xs, pl.vec, pl.lanes)
 	case ordTorchProd:
 		return torchProdInner(xs, pl.vec, pl.step)
+	case ordTorchRow:
+		return torchRowSum(xs)
 	case ordFree:
 		if pl.step == roundNone {
 			if pl.prod {
@@ -420,7 +422,7 @@ func reduceMean(e *Engine, p *profile, x *tensor.Tensor, g *redGeom) *tensor.Ten
 	case !src.IsFloat():
 		src = tensor.F64 // policy numpy.mean.dtype: integers summed as float64
 	}
-	vr := readForView(p, x, g, p.fw == fwNumPy && (x.DType == tensor.F16 || !x.DType.IsFloat()))
+	vr := readForView(p, x, g, true)
 	pl := planFloatRed(p, false, true, src, &vr.g)
 	var sums []float64
 	if pl.acc == tensor.F64 {

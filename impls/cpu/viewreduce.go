@@ -38,11 +38,11 @@ type npAxis struct {
 	n, in, res, dim int
 }
 
-// readForView returns how to read x for the reduction g of profile p;
-// cast says NumPy casts the input to the loop's dtype (mean of f16 or of
-// integers).
-func readForView(p *profile, x *tensor.Tensor, g *redGeom, cast bool) viewRead {
+// readForView returns how to read x for the reduction g (of mean's sum
+// when mean is set) of profile p.
+func readForView(p *profile, x *tensor.Tensor, g *redGeom, mean bool) viewRead {
 	plain := viewRead{x: x, g: *g}
+	cast := p.fw == fwNumPy && mean && (x.DType == tensor.F16 || !x.DType.IsFloat()) // np.mean sums these as f4 / f8
 	if x.View == nil || x.Rank() == 0 || x.Len() < 2 || !x.DType.IsFloat() && !cast {
 		return plain
 	}
@@ -53,7 +53,7 @@ func readForView(p *profile, x *tensor.Tensor, g *redGeom, cast bool) viewRead {
 	case fwNumPy:
 		return npViewRead(x, g, cast)
 	case fwPyTorch:
-		return torchViewRead(x, g)
+		return torchViewRead(x, g, mean && x.DType != tensor.F32 && x.DType != tensor.F64)
 	}
 	return plain
 }
@@ -201,10 +201,20 @@ func npCalls(axes []npAxis, numel int, cast bool) []int {
 }
 
 // torchViewRead reads a view that only permutes its storage as the
-// storage, when the reduction runs as the storage's would.
-func torchViewRead(x *tensor.Tensor, g *redGeom) viewRead {
+// storage, when the reduction runs as the storage's would, and a view whose
+// elements step along one storage axis into one output as that axis (not
+// for a mean that converts its f16/bf16 input first: converted says so).
+func torchViewRead(x *tensor.Tensor, g *redGeom, converted bool) viewRead {
 	r := viewRead{x: x, g: *g}
 	v := x.View
+	if (!g.hasDim || g.zeroDim || g.groups() == 1) && !converted {
+		if dims, step, ok := oneStorageAxis(x); ok {
+			r.x = relaid(x, dims)
+			r.g = newRedGeom([]int{x.Len()}, -1, false)
+			r.g.shape, r.g.strided = g.shape, step != 1
+			return r
+		}
+	}
 	if v.Expand != nil || !x.IsView() {
 		return r
 	}
@@ -238,6 +248,31 @@ func torchViewRead(x *tensor.Tensor, g *redGeom) viewRead {
 	r.g = newRedGeom(v.Base, from(g.dim), false)
 	r.g.shape, r.g.hasDim, r.g.dim = g.shape, true, from(g.dim)
 	return r
+}
+
+// oneStorageAxis returns x's dims of size > 1 from the largest stride to
+// the smallest when they tile one storage axis (each stride the next
+// smaller one times its size), and that axis's step.
+func oneStorageAxis(x *tensor.Tensor) (dims []int, step int, ok bool) {
+	for d, n := range x.Shape {
+		if n > 1 {
+			if x.Strides[d] <= 0 {
+				return nil, 0, false
+			}
+			dims = append(dims, d)
+		}
+	}
+	slices.SortFunc(dims, func(a, b int) int { return x.Strides[b] - x.Strides[a] })
+	step = 1
+	for i := len(dims) - 1; i >= 0; i-- {
+		d := dims[i]
+		if i == len(dims)-1 {
+			step = x.Strides[d]
+		} else if next := dims[i+1]; x.Strides[d] != x.Strides[next]*x.Shape[next] {
+			return nil, 0, false
+		}
+	}
+	return dims, step, true
 }
 
 // relaid returns x with its dims in the given order (order[i]: the dim of
