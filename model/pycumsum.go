@@ -45,6 +45,7 @@ var (
 
 // pyCumsum evaluates cumsum.
 func (e *evaluation) pyCumsum() tensor.Outcome {
+	e.dt = nil // a program's earlier step may have set it
 	x := e.input(e.c.Args[0].Tensor)
 	if out, failed := e.pyReduceInputCheck(x); failed {
 		return out

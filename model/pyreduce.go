@@ -79,6 +79,7 @@ var (
 
 // pyReduce evaluates sum, prod, mean, max, min, argmax and argmin.
 func (e *evaluation) pyReduce() tensor.Outcome {
+	e.dt = nil // a program's earlier step may have set it
 	x := e.input(e.c.Args[0].Tensor)
 	if out, failed := e.pyReduceInputCheck(x); failed {
 		return out
