@@ -56,12 +56,40 @@ func fmaIn(a, b, c float64, p tensor.DType) float64 {
 	if math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(c) || math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsInf(c, 0) {
 		return roundTo(math.FMA(a, b, c), tensor.F32)
 	}
+	if v, ok := fma32(a, b, c); ok {
+		return v
+	}
 	s := new(big.Float).SetPrec(400).Mul(big.NewFloat(a), big.NewFloat(b))
 	s.Add(s, big.NewFloat(c))
 	if s.Sign() == 0 {
 		return roundTo(math.FMA(a, b, c), tensor.F32) // an exact zero: its sign as IEEE gives it
 	}
 	return roundBigTo(s, tensor.F32)
+}
+
+// fma32 is fma(a, b, c) rounded once to f32 for finite f32 values a and b:
+// their product is exact in f64 (48 bits), TwoSum gives the f64 sum and its
+// exact error, and the sum rounded to odd (its last bit set where the error
+// is not zero) rounds to f32 as the exact value does, f64 holding more than
+// two bits beyond f32's 24 (Boldo and Melquiond, "Emulation of FMA and
+// correctly rounded sums: proved algorithms using rounding to odd", 2008).
+// ok is false where the shortcut does not hold (a or b not an f32 value, a
+// sum beyond f64).
+func fma32(a, b, c float64) (v float64, ok bool) {
+	if float64(float32(a)) != a || float64(float32(b)) != b {
+		return 0, false
+	}
+	pr := a * b
+	s := pr + c
+	if math.IsInf(s, 0) {
+		return 0, false
+	}
+	t := s - pr
+	e := (pr - (s - t)) + (c - t)
+	if e != 0 && math.Float64bits(s)&1 == 0 {
+		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	}
+	return roundTo(s, tensor.F32), true
 }
 
 // cfpu is one component precision: each method is one rounded IEEE step.

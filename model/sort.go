@@ -53,9 +53,9 @@ func (e *evaluation) pySort() tensor.Outcome {
 		if !ok {
 			return e.fail(numpySortRule, tensor.IndexOutOfRange, "AxisError: axis %d is out of bounds for array of dimension %d", dim, x.Rank())
 		}
-		order := rowOrder{less: nanLastLess, ties: tiesOpen}
+		order := rowOrder{elemOrder: nanLastOrder, ties: tiesOpen}
 		if desc {
-			order.less = nanLastGreater
+			order.elemOrder = nanLastDescOrder
 		}
 		if stable {
 			order.ties = tiesInputOrder
@@ -67,16 +67,16 @@ func (e *evaluation) pySort() tensor.Outcome {
 	if !ok {
 		return e.fail(jaxSortRule, tensor.IndexOutOfRange, "ValueError: axis %d is out of bounds for array of dimension %d", dim, x.Rank())
 	}
-	order := rowOrder{less: jaxKeyLess, ties: tiesOpen}
+	order := rowOrder{elemOrder: jaxKeyOrder, ties: tiesOpen}
 	switch {
 	case desc && e.c.Op == "sort":
 		// lax.rev of the ascending sort: NaN first, equal elements reversed
-		order.less = reverse(jaxKeyLess)
+		order.elemOrder = reverse(jaxKeyOrder)
 		if stable {
 			order.ties = tiesReversed
 		}
 	case desc:
-		order.less = reverse(jaxKeyLess)
+		order.elemOrder = reverse(jaxKeyOrder)
 		if stable {
 			order.ties = tiesInputOrder
 		}
@@ -98,9 +98,9 @@ func (e *evaluation) torchSort(x *tensor.Tensor, dim int, desc, stable bool) ten
 		return e.fail(torchSortRule, tensor.IndexOutOfRange,
 			"IndexError: Dimension out of range (expected to be in range of [%d, %d], but got %d)", -rank, rank-1, dim)
 	}
-	order := rowOrder{less: nanLastLess, ties: tiesOpen}
+	order := rowOrder{elemOrder: nanLastOrder, ties: tiesOpen}
 	if desc {
-		order.less = nanFirstGreater
+		order.elemOrder = nanFirstDescOrder
 	}
 	if stable {
 		order.ties = tiesInputOrder

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -27,11 +29,32 @@ const (
 	tiesOpen                      // unspecified: "?" where it matters
 )
 
+// elemOrder is a strict weak order on the elements of a tensor, direction
+// included, stated by less; key, where it is not nil, is the same order as
+// an integer key (key(i) < key(j) exactly when less(x, i, j)) for a real
+// element, false where an element has none (a NaN under an order that holds
+// NaN incomparable). Sorting by key decodes each element once instead of
+// at every comparison; a test checks that both state one order.
+type elemOrder struct {
+	less func(x *tensor.Tensor, i, j int) bool
+	key  func(x *tensor.Tensor, i int) (int64, bool)
+}
+
+// The orders of the frameworks, as elemOrders.
+var (
+	numericOrder      = elemOrder{numericLess, numericKey}
+	nanLastOrder      = elemOrder{nanLastLess, nanLastKey}
+	nanLastDescOrder  = elemOrder{nanLastGreater, nanLastGreaterKey}
+	nanFirstDescOrder = reverse(nanLastOrder)             // `a > b || (isnan(a) && !isnan(b))`: PyTorch's KeyValueCompDesc
+	jaxKeyOrder       = elemOrder{jaxKeyLess, nanLastKey} // canonicalized keys: -0.0 is +0.0, NaN after +inf
+	totalOrder        = elemOrder{totalLess, totalOrderKey}
+)
+
 // rowOrder is one framework configuration's order of a row.
 type rowOrder struct {
-	// less is the strict weak order, direction included: element i of x
-	// sorts before element j.
-	less func(x *tensor.Tensor, i, j int) bool
+	// elemOrder is the strict weak order, direction included: element i of
+	// x sorts before element j.
+	elemOrder
 	ties tieRule
 	// openZeros: a group holding both -0.0 and +0.0 is open whatever the
 	// tie rule (a radix or bitonic kernel whose treatment of the sign of
@@ -64,17 +87,41 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 	rows := x.Len() / n
 	pos := make([]int, n)
 	perm := make([]int, n)
+	var keys []int64
+	var byKey []keyedPos
+	if order.key != nil && !x.DType.IsComplex() {
+		keys, byKey = make([]int64, n), make([]keyedPos, n)
+	}
 	for r := 0; r < rows; r++ {
 		base := (r/stride)*stride*n + r%stride
 		for k := range pos {
 			pos[k] = base + k*stride
 			perm[k] = k
 		}
-		sort.SliceStable(perm, func(a, b int) bool { return order.less(x, pos[perm[a]], pos[perm[b]]) })
+		keyed := keys != nil && rowKeys(x, pos, order.key, keys)
+		if keyed {
+			// (key, position) pairs are distinct: an unstable sort of them
+			// is the stable sort by key, in O(n log n)
+			for k, v := range keys {
+				byKey[k] = keyedPos{v, k}
+			}
+			slices.SortFunc(byKey, func(a, b keyedPos) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.k, b.k)) })
+			for k, kp := range byKey {
+				perm[k] = kp.k
+			}
+		} else {
+			sort.SliceStable(perm, func(a, b int) bool { return order.less(x, pos[perm[a]], pos[perm[b]]) })
+		}
+		equal := func(a, b int) bool {
+			if keyed {
+				return keys[a] == keys[b]
+			}
+			return !order.less(x, pos[a], pos[b]) && !order.less(x, pos[b], pos[a])
+		}
 		openRow := order.openNaNRows && rowHasNaN(x, pos)
 		for lo := 0; lo < n; {
 			hi := lo + 1
-			for hi < n && !order.less(x, pos[perm[hi-1]], pos[perm[hi]]) && !order.less(x, pos[perm[hi]], pos[perm[hi-1]]) {
+			for hi < n && equal(perm[hi-1], perm[hi]) {
 				hi++
 			}
 			group := perm[lo:hi]
@@ -103,6 +150,25 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 		}
 	}
 	return out
+}
+
+// keyedPos is an element's key and its position in the row.
+type keyedPos struct {
+	key int64
+	k   int
+}
+
+// rowKeys sets keys[k] to the key of the row's element k, and reports
+// whether every element has one.
+func rowKeys(x *tensor.Tensor, pos []int, key func(*tensor.Tensor, int) (int64, bool), keys []int64) bool {
+	for k, p := range pos {
+		v, ok := key(x, p)
+		if !ok {
+			return false
+		}
+		keys[k] = v
+	}
+	return true
 }
 
 func rowHasNaN(x *tensor.Tensor, pos []int) bool {
@@ -195,11 +261,6 @@ func nanLastLess(x *tensor.Tensor, i, j int) bool {
 	}
 	return numericLess(x, i, j)
 }
-
-// nanFirstGreater is `a > b || (isnan(a) && !isnan(b))`: descending, NaN
-// before every number (PyTorch's KeyValueCompDesc; JAX's reversed
-// ascending order).
-func nanFirstGreater(x *tensor.Tensor, i, j int) bool { return nanLastLess(x, j, i) }
 
 // nanLastGreater is NumPy's descending order: `a > b || (!isnan(a) &&
 // isnan(b))`, NaN at the end in both directions.
@@ -308,7 +369,76 @@ func totalKey(v float64) int64 {
 	return b
 }
 
-// reverse returns the order that puts j before i where less puts i first.
-func reverse(less func(*tensor.Tensor, int, int) bool) func(*tensor.Tensor, int, int) bool {
-	return func(x *tensor.Tensor, i, j int) bool { return less(x, j, i) }
+// reverse returns the order that puts j before i where o puts i first.
+func reverse(o elemOrder) elemOrder {
+	r := elemOrder{less: func(x *tensor.Tensor, i, j int) bool { return o.less(x, j, i) }}
+	if o.key != nil {
+		r.key = func(x *tensor.Tensor, i int) (int64, bool) {
+			k, ok := o.key(x, i)
+			return ^k, ok // -k-1: the reverse order, without overflow
+		}
+	}
+	return r
+}
+
+// ------------------------------------------------------------------ keys
+
+// intKey is an integer element's value in int64 order (unsigned words and
+// bool with the sign bit flipped).
+func intKey(x *tensor.Tensor, i int) int64 {
+	if x.DType.IsUnsigned() || x.DType == tensor.Bool {
+		return int64(x.Uint(i) ^ 1<<63)
+	}
+	return x.Int(i)
+}
+
+// zeroKey is totalKey with -0.0 taken as +0.0 (orders that hold them equal).
+func zeroKey(v float64) int64 {
+	if v == 0 {
+		v = 0
+	}
+	return totalKey(v)
+}
+
+// numericKey is numericLess as a key: none for a NaN.
+func numericKey(x *tensor.Tensor, i int) (int64, bool) {
+	if !x.DType.IsFloat() {
+		return intKey(x, i), true
+	}
+	v := x.Float(i)
+	return zeroKey(v), !math.IsNaN(v)
+}
+
+// nanLastKey is nanLastLess (and jaxKeyLess) as a key: every NaN after
+// +inf, equal to one another.
+func nanLastKey(x *tensor.Tensor, i int) (int64, bool) {
+	if !x.DType.IsFloat() {
+		return intKey(x, i), true
+	}
+	v := x.Float(i)
+	if math.IsNaN(v) {
+		return math.MaxInt64, true
+	}
+	return zeroKey(v), true
+}
+
+// nanLastGreaterKey is nanLastGreater as a key: numbers descending, every
+// NaN last.
+func nanLastGreaterKey(x *tensor.Tensor, i int) (int64, bool) {
+	if !x.DType.IsFloat() {
+		return ^intKey(x, i), true
+	}
+	v := x.Float(i)
+	if math.IsNaN(v) {
+		return math.MaxInt64, true
+	}
+	return ^zeroKey(v), true
+}
+
+// totalOrderKey is totalLess as a key.
+func totalOrderKey(x *tensor.Tensor, i int) (int64, bool) {
+	if !x.DType.IsFloat() {
+		return intKey(x, i), true
+	}
+	return totalKey(x.Float(i)), true
 }

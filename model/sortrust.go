@@ -42,9 +42,9 @@ func (e *evaluation) candleSort() tensor.Outcome {
 		return e.fail(candleSortRule, tensor.Other, "empty last-dim in arg-sort")
 	}
 	desc := e.c.Attrs.IsDescending()
-	order := rowOrder{less: numericLess, ties: tiesInputOrder}
+	order := rowOrder{elemOrder: numericOrder, ties: tiesInputOrder}
 	if desc {
-		order.less = reverse(numericLess)
+		order.elemOrder = reverse(numericOrder)
 	}
 	if e.candleOnMetal() {
 		e.use(candleSortMetal)
@@ -96,9 +96,9 @@ func (e *evaluation) burnSort(x *tensor.Tensor) tensor.Outcome {
 	if !ok {
 		return tensor.PanicOutcome("Tensor Operation Error: Sort: dimension %d out of bounds: 0..%d", dim, x.Rank())
 	}
-	order := rowOrder{less: totalLess, ties: tiesOpen}
+	order := rowOrder{elemOrder: totalOrder, ties: tiesOpen}
 	if e.c.Attrs.IsDescending() {
-		order.less = reverse(totalLess)
+		order.elemOrder = reverse(totalOrder)
 	}
 	idx := x.DType // ndarray's int_argsort: the input's dtype
 	switch {
