@@ -182,15 +182,11 @@ func (e *evaluation) dtypeArgUnspecified(i int) bool {
 // groupUnspecified reports that a converted element of output k's group is
 // unspecified.
 func (e *evaluation) groupUnspecified(g redGeom, k int) bool {
-	if e.dt == nil || e.dt.unspec == nil {
-		return false
+	found := false
+	for j := 0; j < g.n && !found; j++ {
+		found = e.dtypeArgUnspecified(g.at(k, j))
 	}
-	for j := range g.n {
-		if e.dt.unspec[g.at(k, j)] {
-			return true
-		}
-	}
-	return false
+	return found
 }
 
 // dtypeArgPlan adjusts a float plan for the dtype argument: an order not
