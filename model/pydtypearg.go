@@ -277,8 +277,11 @@ func (e *evaluation) meanNonFloat(x *tensor.Tensor, g redGeom) tensor.Outcome {
 			out.SetUint(k, xlaDiv(wrapInt(s, rdt), wrapInt(uint64(g.n), rdt), rdt))
 		default:
 			sf := intToFloat(wrapInt(s, rdt), rdt, tensor.F64)
-			v, _ := e.castFloatToInt(sf/float64(g.n), tensor.F64, rdt, k, g.groups())
+			v, f := e.castFloatToInt(sf/float64(g.n), tensor.F64, rdt, k, g.groups())
 			out.SetUint(k, v)
+			if f.has(convUnspecified) {
+				out.SetUnspecified(k)
+			}
 		}
 		if e.groupUnspecified(g, k) {
 			out.SetUnspecified(k)
@@ -289,20 +292,26 @@ func (e *evaluation) meanNonFloat(x *tensor.Tensor, g redGeom) tensor.Outcome {
 
 // dtypeArgMeanDivide is the mean of a group whose sum is s under the dtype
 // argument, before the rounding to the result dtype (NumPy and JAX).
-func (e *evaluation) dtypeArgMeanDivide(s float64, n int) (float64, bool) {
+// xs are the group's values: JAX's f16/bf16 candidates sum them in f32 too
+// (an f16 sum of two values may overflow where an f32 one does not).
+func (e *evaluation) dtypeArgMeanDivide(s float64, xs []float64) (float64, bool) {
 	d := e.dt.compute
-	N := float64(n)
+	N := float64(len(xs))
 	if e.p.Framework == NumPy {
 		return roundTo(s, d) / N, true
 	}
 	Nd := roundTo(N, d)
 	v := roundTo(s*roundTo(1/Nd, d), d)
-	if isHalf(d) {
-		e.use(jaxDTypeArgHalf)
-		for _, w := range []float64{roundTo(s/Nd, d), roundTo(roundTo(s/N, tensor.F32), d), roundTo(roundTo(s*roundTo(1/N, tensor.F32), tensor.F32), d)} {
-			if !redSame(v, w) {
-				return 0, false
-			}
+	if !isHalf(d) {
+		return v, true
+	}
+	e.use(jaxDTypeArgHalf)
+	f32 := tensor.F32
+	s32 := redSequential(xs, Arith{false, f32})
+	for _, w := range []float64{roundTo(s/Nd, d), roundTo(roundTo(s/N, f32), d), roundTo(roundTo(s*roundTo(1/N, f32), f32), d),
+		roundTo(roundTo(s32/N, f32), d), roundTo(roundTo(s32*roundTo(1/N, f32), f32), d)} {
+		if !redSame(v, w) {
+			return 0, false
 		}
 	}
 	return v, true

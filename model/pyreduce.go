@@ -484,12 +484,12 @@ func (e *evaluation) reduceMean(x *tensor.Tensor, g redGeom) tensor.Outcome {
 				xs[j] = intToFloat(uint64(x.Int(g.at(k, j))), x.DType, acc)
 			}
 		}
-		plan := e.sumPlan(false, true, x.DType, g, k)
+		plan := e.sumPlan(false, e.dt == nil, x.DType, g, k) // with a dtype argument the sum is a plain sum in it
 		e.dtypeArgPlan(&plan, false, x)
 		s, ok := e.floatReduce(plan, xs)
 		switch {
 		case ok && e.dt != nil && e.p.Framework != PyTorch:
-			s, ok = e.dtypeArgMeanDivide(s, g.n)
+			s, ok = e.dtypeArgMeanDivide(s, xs)
 		case ok:
 			s, ok = e.meanDivide(s, g.n, x.DType, acc, len(g.outShape) == 0)
 		}
