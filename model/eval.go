@@ -81,6 +81,8 @@ type evaluation struct {
 	// values that run later are skipped, the rest decides as usual
 	buildOnly bool
 	used      int // calls of use, repeated rules included
+	// dt: the dtype argument of a Python reduction (pydtypearg.go), or nil
+	dt *dtypeArg
 }
 
 // use records that rule r decided (part of) the outcome.

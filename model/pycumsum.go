@@ -45,6 +45,7 @@ var (
 
 // pyCumsum evaluates cumsum.
 func (e *evaluation) pyCumsum() tensor.Outcome {
+	e.dt = nil // a program's earlier step may have set it
 	x := e.input(e.c.Args[0].Tensor)
 	if out, failed := e.pyReduceInputCheck(x); failed {
 		return out
@@ -52,6 +53,11 @@ func (e *evaluation) pyCumsum() tensor.Outcome {
 	dim := 0
 	if e.c.Attrs.Dim != nil {
 		dim = *e.c.Attrs.Dim
+	}
+	if e.c.Attrs.DType.Valid() {
+		if out, failed := e.pyDTypeArgCheck(x); failed {
+			return out
+		}
 	}
 	d, zeroDim, out, failed := e.pyReduceDim(dim, x.Rank(), true)
 	if failed {
@@ -69,22 +75,34 @@ func (e *evaluation) pyCumsum() tensor.Outcome {
 	if e.p.Device == MPS && isBarebonesUnsigned(x.DType) && g.numel > 0 {
 		return e.fail(torchMPSWideUnsigned, tensor.UnsupportedDType, "RuntimeError: Failed to create function state object for: cumsum_%s", pyName(x.DType))
 	}
+	if e.c.Attrs.DType.Valid() {
+		if x, out, failed = e.pyDTypeArg(x, g.numel); failed {
+			return out
+		}
+	}
 	res := tensor.New(e.cumsumDType(x.DType), shape...)
 	for k := range g.groups() {
-		if !res.DType.IsFloat() {
+		switch {
+		case res.DType == tensor.Bool:
+			e.cumsumAny(x, res, g, k)
+		case !res.DType.IsFloat():
 			e.cumsumInt(x, res, g, k)
-			continue
+		default:
+			vals, ok := e.cumsumFloat(g.floats(x, k), x.DType, g.contiguous())
+			for j, v := range vals {
+				e.setReduced(res, g.at(k, j), v, ok[j])
+			}
 		}
-		vals, ok := e.cumsumFloat(g.floats(x, k), x.DType, g.contiguous())
-		for j, v := range vals {
-			e.setReduced(res, g.at(k, j), v, ok[j])
-		}
+		e.cumsumUnspecified(res, g, k)
 	}
 	return tensor.ValueOutcome(res)
 }
 
 // cumsumDType is the result dtype of cumsum of dtype d.
 func (e *evaluation) cumsumDType(d tensor.DType) tensor.DType {
+	if e.dt != nil {
+		return e.dt.result
+	}
 	if e.p.Framework != JAX || d == tensor.Bool {
 		if e.p.Framework == JAX {
 			e.use(jaxCumsumDType)
@@ -105,6 +123,32 @@ func (e *evaluation) cumsumInt(x, res *tensor.Tensor, g redGeom, k int) {
 		i := g.at(k, j)
 		acc += uint64(x.Int(i))
 		res.SetInt(i, int64(wrapInt(acc, res.DType)))
+	}
+}
+
+// cumsumAny stores the running "any" of output group k (a bool dtype
+// argument: logical or, or a count converted to bool).
+func (e *evaluation) cumsumAny(x, res *tensor.Tensor, g redGeom, k int) {
+	v := false
+	for j := range g.n {
+		i := g.at(k, j)
+		v = v || isNonzero(x, i)
+		res.SetBool(i, v)
+	}
+}
+
+// cumsumUnspecified marks the running sums after an input element that the
+// dtype argument's conversion left unspecified.
+func (e *evaluation) cumsumUnspecified(res *tensor.Tensor, g redGeom, k int) {
+	from := g.n
+	for j := range g.n {
+		if e.dtypeArgUnspecified(g.at(k, j)) {
+			from = j
+			break
+		}
+	}
+	for j := from; j < g.n; j++ {
+		res.SetUnspecified(g.at(k, j))
 	}
 }
 

@@ -81,6 +81,7 @@ var (
 
 // pyReduce evaluates sum, prod, mean, max, min, argmax and argmin.
 func (e *evaluation) pyReduce() tensor.Outcome {
+	e.dt = nil // a program's earlier step may have set it
 	x := e.input(e.c.Args[0].Tensor)
 	if out, failed := e.pyReduceInputCheck(x); failed {
 		return out
@@ -88,6 +89,11 @@ func (e *evaluation) pyReduce() tensor.Outcome {
 	dim := -1
 	if e.c.Attrs.Dim != nil {
 		dim = *e.c.Attrs.Dim
+	}
+	if e.c.Attrs.DType.Valid() {
+		if out, failed := e.pyDTypeArgCheck(x); failed {
+			return out
+		}
 	}
 	d, zeroDim, out, failed := e.pyReduceDim(dim, x.Rank(), e.c.Attrs.Dim != nil)
 	if failed {
@@ -99,6 +105,13 @@ func (e *evaluation) pyReduce() tensor.Outcome {
 		g = newRedGeom(x.Shape, -1, false)
 		g.zeroDim = true
 	}
+	if e.c.Attrs.DType.Valid() {
+		orig := x
+		if x, out, failed = e.pyDTypeArg(x, g.numel); failed {
+			return out
+		}
+		e.markInexactInputs(orig, x)
+	}
 	if out, failed := e.pyReduceCheck(x, g); failed {
 		return out
 	}
@@ -106,6 +119,9 @@ func (e *evaluation) pyReduce() tensor.Outcome {
 	case "sum", "prod":
 		return e.reduceSumProd(x, g)
 	case "mean":
+		if e.dt != nil && !e.dt.result.IsFloat() {
+			return e.meanNonFloat(x, g)
+		}
 		return e.reduceMean(x, g)
 	case "max", "min":
 		return e.reduceExtreme(x, g)
@@ -268,6 +284,8 @@ var (
 // sumDType is the result dtype of sum and prod of dtype d.
 func (e *evaluation) sumDType(d tensor.DType) tensor.DType {
 	switch {
+	case e.dt != nil:
+		return e.dt.result
 	case d.IsFloat():
 		return d
 	case e.p.Framework == PyTorch:
@@ -296,6 +314,9 @@ func (e *evaluation) sumDType(d tensor.DType) tensor.DType {
 func (e *evaluation) reduceSumProd(x *tensor.Tensor, g redGeom) tensor.Outcome {
 	prod := e.c.Op == "prod"
 	rdt := e.sumDType(x.DType)
+	if rdt == tensor.Bool {
+		return e.reduceBool(x, g, prod)
+	}
 	out := tensor.New(rdt, g.outShape...)
 	if !rdt.IsFloat() {
 		e.use(pyReduceIntWrap)
@@ -313,13 +334,18 @@ func (e *evaluation) reduceSumProd(x *tensor.Tensor, g redGeom) tensor.Outcome {
 				}
 			}
 			out.SetInt(k, int64(wrapInt(acc, rdt)))
+			if e.groupUnspecified(g, k) {
+				out.SetUnspecified(k)
+			}
 		}
 		return tensor.ValueOutcome(out)
 	}
 	for k := range g.groups() {
 		xs := g.floats(x, k)
-		v, ok := e.floatReduce(e.sumPlan(prod, false, x.DType, g, k), xs)
-		e.setReduced(out, k, v, ok)
+		plan := e.sumPlan(prod, false, x.DType, g, k)
+		e.dtypeArgPlan(&plan, prod, x)
+		v, ok := e.floatReduce(plan, xs)
+		e.setReduced(out, k, v, ok && !e.groupUnspecified(g, k))
 		e.numpyOverflowWarning(v, xs, x.DType == tensor.F16 && e.numpyReduceCalls(g) && !prod)
 	}
 	return tensor.ValueOutcome(out)
@@ -442,6 +468,8 @@ var (
 // meanDType is the result dtype of mean of dtype d (PyTorch: floats only).
 func (e *evaluation) meanDType(d tensor.DType) tensor.DType {
 	switch {
+	case e.dt != nil:
+		return e.dt.result
 	case d.IsFloat():
 		return d
 	case e.p.Framework == NumPy:
@@ -470,11 +498,16 @@ func (e *evaluation) reduceMean(x *tensor.Tensor, g redGeom) tensor.Outcome {
 				xs[j] = intToFloat(uint64(x.Int(g.at(k, j))), x.DType, acc)
 			}
 		}
-		s, ok := e.floatReduce(e.sumPlan(false, true, x.DType, g, k), xs)
-		if ok {
+		plan := e.sumPlan(false, e.dt == nil, x.DType, g, k) // with a dtype argument the sum is a plain sum in it
+		e.dtypeArgPlan(&plan, false, x)
+		s, ok := e.floatReduce(plan, xs)
+		switch {
+		case ok && e.dt != nil && e.p.Framework != PyTorch:
+			s, ok = e.dtypeArgMeanDivide(s, xs)
+		case ok:
 			s, ok = e.meanDivide(s, g.n, x.DType, acc, len(g.outShape) == 0)
 		}
-		e.setReduced(out, k, s, ok)
+		e.setReduced(out, k, s, ok && !e.groupUnspecified(g, k))
 	}
 	return tensor.ValueOutcome(out)
 }
@@ -482,6 +515,8 @@ func (e *evaluation) reduceMean(x *tensor.Tensor, g redGeom) tensor.Outcome {
 // meanAcc is the precision mean sums in.
 func (e *evaluation) meanAcc(d, rdt tensor.DType) tensor.DType {
 	switch {
+	case e.dt != nil && e.p.Framework == JAX:
+		return e.dt.compute
 	case e.p.Framework == NumPy && d == tensor.BF16:
 		return tensor.BF16
 	case e.p.Framework == NumPy:

@@ -55,7 +55,7 @@ var (
 		"cumsum without a dim: NumPy and JAX flatten the array and sum along it (a 1-D result); torch.cumsum requires dim (TypeError: cumsum() missing required argument 'dim')",
 		"np.cumsum(a, axis=None) documentation (\"the default (None) is to compute the cumsum over the flattened array\"); jax jax-v0.11.0 jax/_src/numpy/reductions.py cumsum (axis None: ravel); torch.cumsum signature (dim required)")
 	pyDTypeArgNotModeled = newRule("python.dtype-arg.not-modeled",
-		"the dtype argument of from_literal, arange, sum, prod, mean and cumsum is not stated yet",
+		"the dtype argument of from_literal and arange is not stated yet",
 		"tfuzz (issue 16: left for later)").silent()
 	pyFullRule = newRule("python.full",
 		"full(shape, value, dtype) fills the shape with value converted to dtype; without a dtype PyTorch infers it from the value (bool -> bool, int -> i64, float -> the default f32), NumPy from the value (NEP 50 default types: int64, float64, bool), JAX likewise with x64 off giving the 32-bit types",
@@ -102,11 +102,8 @@ func evalPythonNew(e *evaluation) (tensor.Outcome, bool) {
 		if e.c.Attrs.DType.Valid() {
 			return e.unsupported(pyDTypeArgNotModeled, "tfuzz: %s with a dtype argument is not modeled yet", e.c.Op), true
 		}
-	case tensor.ClassReduce, tensor.ClassCumsum:
-		if e.c.Attrs.DType.Valid() {
-			return e.unsupported(pyDTypeArgNotModeled, "tfuzz: %s with a dtype argument is not modeled yet", e.c.Op), true
-		}
-		if e.op().Class == tensor.ClassCumsum && e.c.Attrs.Dim == nil {
+	case tensor.ClassCumsum:
+		if e.c.Attrs.Dim == nil {
 			return e.pyCumsumFlat(), true
 		}
 	}
@@ -122,7 +119,7 @@ func (e *evaluation) pyCumsumFlat() tensor.Outcome {
 	x := e.c.Args[0].Tensor
 	flat := x.Contiguous().Reshape(x.Len())
 	zero := 0
-	return e.sub(&tensor.Case{Op: "cumsum", Args: []tensor.Arg{{Tensor: flat}}, Attrs: tensor.Attrs{Dim: &zero, ToleranceULPs: e.c.Attrs.ToleranceULPs}})
+	return e.sub(&tensor.Case{Op: "cumsum", Args: []tensor.Arg{{Tensor: flat}}, Attrs: tensor.Attrs{Dim: &zero, DType: e.c.Attrs.DType, ToleranceULPs: e.c.Attrs.ToleranceULPs}})
 }
 
 // pyWhere is where(condition, x, y).

@@ -616,6 +616,18 @@ func (e *evaluation) sumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) 
 func (e *evaluation) torchViewSumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
 	x := e.c.Args[0].Tensor
 	base, perm, ok := permutedStorage(x)
+	// make_reduction reduces self.to(in_dtype) when the input's dtype is
+	// not the one reduced in (an f16/bf16 mean's f32, a dtype argument):
+	// _to_copy keeps a dense view's strides and copies any other view
+	// contiguous, which then reduces as a row-major input
+	converted := mean && d != opmath(d) || e.dt != nil && e.dt.cast
+	switch {
+	case e.p.Device != CPU:
+	case converted && !ok && x.Rank() < 4: // suggest_memory_format may pick channels-last for 4 and 5 dims
+		p := e.layoutSumPlan(prod, mean, d, g, k)
+		p.rules = append(p.rules, torchConvertedView)
+		return p
+	}
 	if ok && e.p.Device == CPU {
 		if g.dim < 0 || g.zeroDim {
 			p := e.layoutSumPlan(prod, mean, d, newRedGeom(base, -1, false), 0)
@@ -635,7 +647,7 @@ func (e *evaluation) torchViewSumPlan(prod, mean bool, d tensor.DType, g redGeom
 			return p
 		}
 	}
-	if e.p.Device == CPU && (g.dim < 0 || g.zeroDim || g.groups() == 1) && (!mean || d == opmath(d)) {
+	if e.p.Device == CPU && (g.dim < 0 || g.zeroDim || g.groups() == 1) {
 		if order, stride, ok := torchOneAxis(x); ok {
 			// every element along one axis of the iterator (sorted by the
 			// strides, coalesced): its stride picks cascade_sum's loop

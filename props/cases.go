@@ -203,6 +203,9 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 			k := d.coin()
 			c.Attrs.Keepdim = &k
 		}
+		if takesDTypeArg(name) && !s.rust && d.oneIn(4) {
+			c.Attrs.DType = s.reduceDType(d, dt)
+		}
 	case tensor.ClassIndexSelect:
 		s.indexSelect(d, c, dt)
 	case tensor.ClassFromLiteral:

@@ -58,8 +58,7 @@ func (w *pyWriter) newOpExpr(c *tensor.Case, args []string) (expr, why string, o
 			return m + ".cumsum(" + args[0] + dtypeKw(w, at) + ")", "", true
 		}
 	}
-	if at.DType.Valid() && (op.Class == tensor.ClassFromLiteral || op.Class == tensor.ClassArange ||
-		op.Class == tensor.ClassReduce || op.Class == tensor.ClassCumsum) {
+	if at.DType.Valid() && (op.Class == tensor.ClassFromLiteral || op.Class == tensor.ClassArange) {
 		return "", "tfuzz does not spell the dtype argument of " + c.Op + " yet", true
 	}
 	return "", "", false
@@ -105,8 +104,7 @@ func candleNewOp(c *tensor.Case, args []string) (expr, why string, ok bool) {
 		}
 		return "Tensor::full(" + v + ", " + rustShape(at.Shape) + ", &dev)?", "", true
 	}
-	if at.DType.Valid() && (op.Class == tensor.ClassFromLiteral || op.Class == tensor.ClassArange ||
-		op.Class == tensor.ClassReduce || op.Class == tensor.ClassCumsum) {
+	if at.DType.Valid() && (op.Class == tensor.ClassFromLiteral || op.Class == tensor.ClassArange) {
 		return "", "candle's " + c.Op + " takes no dtype argument", true
 	}
 	if op.Class == tensor.ClassCumsum && at.Dim == nil {

@@ -344,9 +344,9 @@ func (w *pyWriter) opExpr(c *tensor.Case, args []string) (expr, unsupported stri
 			dim = *at.Dim
 		}
 		if w.fw == "pytorch" {
-			return fmt.Sprintf("%s.cumsum(%d)", args[0], dim), ""
+			return fmt.Sprintf("%s.cumsum(%d%s)", args[0], dim, dtypeKw(w, at)), ""
 		}
-		return fmt.Sprintf("%s.cumsum(%s, axis=%d)", m, args[0], dim), ""
+		return fmt.Sprintf("%s.cumsum(%s, axis=%d%s)", m, args[0], dim, dtypeKw(w, at)), ""
 	case tensor.ClassIndexSelect:
 		dim := 0
 		if at.Dim != nil {
@@ -410,27 +410,31 @@ func (w *pyWriter) reduceExpr(c *tensor.Case, x string) string {
 	if at.Keepdim != nil && at.Dim != nil {
 		keep = map[bool]string{true: "True", false: "False"}[*at.Keepdim]
 	}
+	if at.DType.Valid() {
+		kw = append(kw, "dtype="+w.dtype(at.DType))
+	}
 	if w.fw == "pytorch" {
 		if at.Dim == nil {
-			return x + "." + op + "()"
+			return x + "." + op + "(" + strings.Join(kw, ", ") + ")"
 		}
 		fn := op
 		if op == "max" || op == "min" {
 			fn = "a" + op
 		}
-		kw = append(kw, "dim="+dim)
+		pos := []string{x, "dim=" + dim}
 		if keep != "" {
-			kw = append(kw, "keepdim="+keep)
+			pos = append(pos, "keepdim="+keep)
 		}
-		return "torch." + fn + "(" + strings.Join(append([]string{x}, kw...), ", ") + ")"
+		return "torch." + fn + "(" + strings.Join(append(pos, kw...), ", ") + ")"
 	}
+	pos := []string{x}
 	if at.Dim != nil {
-		kw = append(kw, "axis="+dim)
+		pos = append(pos, "axis="+dim)
 	}
 	if keep != "" {
-		kw = append(kw, "keepdims="+keep)
+		pos = append(pos, "keepdims="+keep)
 	}
-	return w.mod() + "." + op + "(" + strings.Join(append([]string{x}, kw...), ", ") + ")"
+	return w.mod() + "." + op + "(" + strings.Join(append(pos, kw...), ", ") + ")"
 }
 
 var (

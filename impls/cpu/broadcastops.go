@@ -132,17 +132,20 @@ func newOpClass(name string) (tensor.OpClass, bool) {
 }
 
 // laterAttrs reports the attrs added 2026-12 that the engine does not
-// implement: a dtype argument of a creation op, a reduction or cumsum
-// (which the model states for no profile), and cumsum without a dim outside
-// PyTorch, NumPy and JAX (the Rust families read an absent dim as 0; the
-// model states no Rust cumsum without one).
+// implement: a dtype argument of a creation op (which the model states for
+// no profile), a dtype argument of a reduction or cumsum outside PyTorch,
+// NumPy and JAX (pydtypearg.go implements theirs), and cumsum without a dim
+// outside them (the Rust families read an absent dim as 0; the model states
+// no Rust cumsum without one).
 func laterAttrs(p *profile, cl tensor.OpClass, c *tensor.Case) bool {
+	python := p.fw == fwPyTorch || p.fw == fwNumPy || p.fw == fwJAX
 	switch cl {
-	case tensor.ClassFromLiteral, tensor.ClassArange, tensor.ClassReduce:
+	case tensor.ClassFromLiteral, tensor.ClassArange:
 		return c.Attrs.DType.Valid()
+	case tensor.ClassReduce:
+		return c.Attrs.DType.Valid() && !python
 	case tensor.ClassCumsum:
-		python := p.fw == fwPyTorch || p.fw == fwNumPy || p.fw == fwJAX
-		return c.Attrs.DType.Valid() || c.Attrs.Dim == nil && !python
+		return c.Attrs.DType.Valid() && !python || c.Attrs.Dim == nil && !python
 	}
 	return false
 }

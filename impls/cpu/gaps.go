@@ -53,7 +53,17 @@ var gaps = []gap{
 	{"complex matmul", anyFW, func(c *tensor.Case) bool { return c.Op == "matmul" && hasComplex(c) }},
 	{"complex inputs in the Rust frameworks without a complex dtype (burn, candle: the model may answer the host data's conversion first)",
 		func(fw framework) bool { return fw == fwBurn || fw == fwCandle }, hasComplex},
-	{"the dtype argument of creation ops and reductions (the model states no outcome for it)", anyFW, func(c *tensor.Case) bool { return c.Attrs.DType.Valid() && c.Op != "zeros" && c.Op != "to_host" }},
+	{"the dtype argument of from_literal and arange (the model states no outcome for it)", python, func(c *tensor.Case) bool {
+		return c.Attrs.DType.Valid() && (c.Op == "from_literal" || c.Op == "arange")
+	}},
+	{"PyTorch's cumsum of a 0-dim input into another dtype (the model leaves result.fill_'s checked Scalar conversion unsupported)", func(fw framework) bool { return fw == fwPyTorch },
+		func(c *tensor.Case) bool {
+			x := argDType(c.Args[0])
+			return c.Op == "cumsum" && c.Attrs.DType.Valid() && c.Attrs.Dim != nil && c.Args[0].Tensor != nil && c.Args[0].Tensor.Rank() == 0 && x != c.Attrs.DType
+		}},
+	{"the dtype argument in the Rust frameworks, which have none (the model answers unsupported)", func(fw framework) bool { return !python(fw) }, func(c *tensor.Case) bool {
+		return c.Attrs.DType.Valid() && c.Op != "zeros" && c.Op != "to_host"
+	}},
 	{"a Python int outside int64 (NumPy's conversion, and PyTorch's low-64-bit one of a float clamp or where)", python, hasHugeInt},
 	{"burn's integer pow (ndarray has no powi of Int tensors in the engine)", burnFW, func(c *tensor.Case) bool {
 		return c.Op == "pow" && (hasKind(c, tensor.KindInt) || hasKind(c, tensor.KindUint))

@@ -16,7 +16,7 @@ func init() {
 
 // pyCumsumSupports declines complex inputs (the model does not state them).
 func pyCumsumSupports(p *profile, c *tensor.Case) bool {
-	return !c.Args[0].Tensor.DType.IsComplex()
+	return !c.Args[0].Tensor.DType.IsComplex() && dtypeArgSupports(p, c)
 }
 
 func pyCumsumEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
@@ -43,6 +43,14 @@ func pyCumsumEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 			shape = []int{1}
 		}
 	}
+	if c.Attrs.DType.Valid() {
+		return cumsumDTypeArg(e, p, x, &g, shape, c.Attrs.DType)
+	}
+	return tensor.ValueOutcome(cumsumRun(e, p, x, &g, shape))
+}
+
+// cumsumRun is the cumsum of x over g, of the given result shape.
+func cumsumRun(e *Engine, p *profile, x *tensor.Tensor, g *redGeom, shape []int) *tensor.Tensor {
 	rd := sumDType(p, x.DType)
 	if p.fw == fwJAX && x.DType != tensor.Bool {
 		rd = x.DType // policy jax.cumsum.keep-int-dtype
@@ -51,23 +59,23 @@ func pyCumsumEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 		var out []uint64
 		switch kindOf(x.DType) {
 		case kU8:
-			out = intCumsum[uint8](e, x, &g)
+			out = intCumsum[uint8](e, x, g)
 		case kI8:
-			out = intCumsum[int8](e, x, &g)
+			out = intCumsum[int8](e, x, g)
 		case kU16:
-			out = intCumsum[uint16](e, x, &g)
+			out = intCumsum[uint16](e, x, g)
 		case kI16:
-			out = intCumsum[int16](e, x, &g)
+			out = intCumsum[int16](e, x, g)
 		case kU32:
-			out = intCumsum[uint32](e, x, &g)
+			out = intCumsum[uint32](e, x, g)
 		case kI32:
-			out = intCumsum[int32](e, x, &g)
+			out = intCumsum[int32](e, x, g)
 		case kU64:
-			out = intCumsum[uint64](e, x, &g)
+			out = intCumsum[uint64](e, x, g)
 		default:
-			out = intCumsum[int64](e, x, &g)
+			out = intCumsum[int64](e, x, g)
 		}
-		return tensor.ValueOutcome(encode(e, out, rd, shape))
+		return encode(e, out, rd, shape)
 	}
 	sc := floatScan{copyFirst: p.fw == fwNumPy}
 	acc := x.DType
@@ -82,12 +90,12 @@ func pyCumsumEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	}
 	if acc == tensor.F64 {
 		xs := rowMajor[float64](e, x, tensor.F64)
-		floatCumsum(e, xs, &g, sc)
-		return tensor.ValueOutcome(encode(e, xs, rd, shape))
+		floatCumsum(e, xs, g, sc)
+		return encode(e, xs, rd, shape)
 	}
 	xs := rowMajor[float32](e, x, x.DType)
-	floatCumsum(e, xs, &g, sc)
-	return tensor.ValueOutcome(encode(e, xs, rd, shape))
+	floatCumsum(e, xs, g, sc)
+	return encode(e, xs, rd, shape)
 }
 
 // floatScan is how a profile scans floats: whether the first output is the

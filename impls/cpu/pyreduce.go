@@ -18,7 +18,7 @@ func init() {
 
 // pyReduceSupports declines complex inputs (the model does not state them).
 func pyReduceSupports(p *profile, c *tensor.Case) bool {
-	return !c.Args[0].Tensor.DType.IsComplex()
+	return !c.Args[0].Tensor.DType.IsComplex() && dtypeArgSupports(p, c)
 }
 
 // redGeom is a reduction's geometry: input = [outer, n, inner] around the
@@ -99,6 +99,11 @@ func pyRedDim(p *profile, op opID, dim *int, rank int) (d int, zeroDim bool, o t
 func pyReduceEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	x := pyInput(p, c.Args[0].Tensor)
 	op := parseOp(c.Op)
+	if c.Attrs.DType.Valid() {
+		if o, failed := dtypeArgEarly(p, op, c.Attrs.DType); failed {
+			return o
+		}
+	}
 	d, zeroDim, o, failed := pyRedDim(p, op, c.Attrs.Dim, x.Rank())
 	if failed {
 		return o
@@ -110,6 +115,9 @@ func pyReduceEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	}
 	g := newRedGeom(x.Shape, d, keep)
 	g.zeroDim, g.hasDim = zeroDim, c.Attrs.Dim != nil
+	if c.Attrs.DType.Valid() {
+		return pyReduceDTypeArg(e, p, op, x, &g, c.Attrs.DType)
+	}
 	if o, failed := pyReduceCheck(p, op, x.DType, &g); failed {
 		return o
 	}

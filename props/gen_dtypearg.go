@@ -1,0 +1,47 @@
+package props
+
+import "github.com/tfuzz/tfuzz/tensor"
+
+// The dtype argument of sum, prod, mean and cumsum (a.sum(dtype=D)), drawn
+// in a quarter of their cases outside the Rust frameworks (which have no
+// such argument). Half the draws cross kinds, where the frameworks differ
+// most: an integer or bool input reduced in a float dtype, a float input in
+// an integer or bool one; the rest take any dtype the profile casts the
+// input to (f16/bf16 accumulation, 64-bit dtypes under JAX x32 included).
+
+// takesDTypeArg reports the ops with a dtype argument.
+func takesDTypeArg(op string) bool {
+	return op == "sum" || op == "prod" || op == "mean" || op == "cumsum"
+}
+
+// dtypeArgTargets are the dtypes a dtype argument is drawn from when the
+// draw is not aimed at a profile.
+var dtypeArgTargets = []tensor.DType{
+	tensor.Bool, tensor.U8, tensor.I8, tensor.I16, tensor.U16, tensor.I32, tensor.U32,
+	tensor.I64, tensor.U64, tensor.F16, tensor.BF16, tensor.F32, tensor.F64,
+}
+
+// reduceDType draws the dtype argument of a reduction of dt.
+func (s *scope) reduceDType(d *draw, dt tensor.DType) tensor.DType {
+	targets := dtypeArgTargets
+	if s.sup != nil && len(s.sup.casts[dt]) > 0 {
+		targets = s.sup.casts[dt]
+	}
+	var real, cross []tensor.DType
+	for _, t := range targets {
+		if t.IsComplex() {
+			continue
+		}
+		real = append(real, t)
+		if t.IsFloat() != dt.IsFloat() {
+			cross = append(cross, t)
+		}
+	}
+	switch {
+	case len(real) == 0:
+		return dt
+	case len(cross) > 0 && d.coin():
+		return pick(d, cross)
+	}
+	return pick(d, real)
+}
