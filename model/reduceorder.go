@@ -647,7 +647,7 @@ func (e *evaluation) torchViewSumPlan(prod, mean bool, d tensor.DType, g redGeom
 			return p
 		}
 	}
-	if e.p.Device == CPU && (g.dim < 0 || g.zeroDim || g.groups() == 1) {
+	if e.p.Device == CPU && !converted && (g.dim < 0 || g.zeroDim || g.groups() == 1) {
 		if order, stride, ok := torchOneAxis(x); ok {
 			// every element along one axis of the iterator (sorted by the
 			// strides, coalesced): its stride picks cascade_sum's loop
