@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
@@ -88,7 +90,7 @@ func npTrivialSteps(ops []npLoopOperand) ([]int, bool) {
 		}
 		if shape == nil {
 			shape = o.shape
-		} else if !equalInts(shape, o.shape) {
+		} else if !slices.Equal(shape, o.shape) {
 			return nil, false
 		}
 		if len(o.shape) == 1 {
@@ -142,18 +144,6 @@ func npDenseFrom(shape, strides []int, start, dir int) bool {
 			return false
 		}
 		acc *= shape[k]
-	}
-	return true
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
 	}
 	return true
 }
