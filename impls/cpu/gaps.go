@@ -60,8 +60,11 @@ var gaps = []gap{
 		func(c *tensor.Case) bool { return c.Op == "from_literal" && c.Attrs.DType == tensor.BF16 }},
 	{"PyTorch's cumsum of a 0-dim input into another dtype (the model leaves result.fill_'s checked Scalar conversion unsupported)", func(fw framework) bool { return fw == fwPyTorch },
 		func(c *tensor.Case) bool {
+			if c.Op != "cumsum" || len(c.Args) == 0 {
+				return false
+			}
 			x := argDType(c.Args[0])
-			return c.Op == "cumsum" && c.Attrs.DType.Valid() && c.Attrs.Dim != nil && c.Args[0].Tensor != nil && c.Args[0].Tensor.Rank() == 0 && x != c.Attrs.DType
+			return c.Attrs.DType.Valid() && c.Attrs.Dim != nil && c.Args[0].Tensor != nil && c.Args[0].Tensor.Rank() == 0 && x != c.Attrs.DType
 		}},
 	{"the dtype argument in the Rust frameworks, which have none (the model answers unsupported)", func(fw framework) bool { return !python(fw) }, func(c *tensor.Case) bool {
 		return c.Attrs.DType.Valid() && c.Op != "zeros" && c.Op != "to_host"
