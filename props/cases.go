@@ -215,6 +215,9 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 		}
 		lit := genLiteral(d, s.literalSyntax(d), forms)
 		c.Attrs.Literal = &lit
+		if !s.rust && d.oneIn(4) {
+			c.Attrs.DType = literalDTypeArg(d, lit) // gen_dtypearg.go
+		}
 	case tensor.ClassArange:
 		kinds := arangeKinds
 		if s.sup != nil {

@@ -1,6 +1,10 @@
 package props
 
-import "github.com/tfuzz/tfuzz/tensor"
+import (
+	"strings"
+
+	"github.com/tfuzz/tfuzz/tensor"
+)
 
 // The dtype argument of sum, prod, mean and cumsum (a.sum(dtype=D)), drawn
 // in a quarter of their cases outside the Rust frameworks (which have no
@@ -44,4 +48,22 @@ func (s *scope) reduceDType(d *draw, dt tensor.DType) tensor.DType {
 		return pick(d, cross)
 	}
 	return pick(d, real)
+}
+
+// literalDTypeArg draws the dtype argument of from_literal (torch.tensor(lit,
+// dtype=D)), in a quarter of its Python cases. Half the draws cross kinds,
+// where the frameworks' per-element conversions differ: a literal with
+// floats into an integer or bool dtype (truncation, NaN and range checks),
+// one of ints and bools into a narrow or unsigned integer dtype (out-of-range
+// ints: PyTorch's unsigned wrap of negatives, NumPy 2's OverflowError) or
+// f16/bf16 (one rounding or two); the rest take any real dtype, 64-bit ones
+// under JAX x32 included.
+func literalDTypeArg(d *draw, lit string) tensor.DType {
+	if !d.coin() {
+		return pick(d, dtypeArgTargets)
+	}
+	if strings.Contains(lit, ".") || strings.Contains(lit, "inf") || strings.Contains(lit, "nan") {
+		return pick(d, []tensor.DType{tensor.Bool, tensor.U8, tensor.I8, tensor.I16, tensor.I32, tensor.U32, tensor.I64, tensor.U64})
+	}
+	return pick(d, []tensor.DType{tensor.U8, tensor.I8, tensor.U16, tensor.F16, tensor.BF16, tensor.Bool})
 }

@@ -58,9 +58,6 @@ func (w *pyWriter) newOpExpr(c *tensor.Case, args []string) (expr, why string, o
 			return m + ".cumsum(" + args[0] + dtypeKw(w, at) + ")", "", true
 		}
 	}
-	if at.DType.Valid() && (op.Class == tensor.ClassFromLiteral || op.Class == tensor.ClassArange) {
-		return "", "tfuzz does not spell the dtype argument of " + c.Op + " yet", true
-	}
 	return "", "", false
 }
 

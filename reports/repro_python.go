@@ -361,7 +361,7 @@ func (w *pyWriter) opExpr(c *tensor.Case, args []string) (expr, unsupported stri
 		if !ok {
 			return "", "not a Python literal: " + *at.Literal
 		}
-		return w.create("tensor", "array", "array", lit), ""
+		return w.create("tensor", "array", "array", lit+dtypeKw(w, at)), ""
 	case tensor.ClassArange:
 		args := *at.End
 		if at.Start != nil {
@@ -370,7 +370,7 @@ func (w *pyWriter) opExpr(c *tensor.Case, args []string) (expr, unsupported stri
 		if _, ok := pyLiteral(args); !ok {
 			return "", "not Python literals: " + args
 		}
-		return w.create("arange", "arange", "arange", args), ""
+		return w.create("arange", "arange", "arange", args+dtypeKw(w, at)), ""
 	case tensor.ClassZeros:
 		a := pyShape(at.Shape)
 		if at.DType.Valid() {

@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 )
 
@@ -264,6 +265,9 @@ func arangeElements(start, end *string) int64 {
 		return MaxElements
 	}
 	n := math.Ceil(hi - lo)
+	if d, ok := intSpan(start, *end); ok {
+		n = d // float64 bounds lose ints beyond 2^53 (-2^63 and -2^63 + 1 are one float64)
+	}
 	switch {
 	case math.IsNaN(n) || n <= 0:
 		return 0
@@ -303,4 +307,19 @@ func satMul(a, b int64) int64 {
 		return math.MaxInt64 / 2
 	}
 	return a * b
+}
+
+// intSpan is end - start of two integer literals, exactly, as a float64.
+func intSpan(start *string, end string) (float64, bool) {
+	lo, hi := new(big.Int), new(big.Int)
+	if start != nil {
+		if _, ok := lo.SetString(strings.ReplaceAll(strings.TrimSpace(*start), "_", ""), 10); !ok {
+			return 0, false
+		}
+	}
+	if _, ok := hi.SetString(strings.ReplaceAll(strings.TrimSpace(end), "_", ""), 10); !ok {
+		return 0, false
+	}
+	f, _ := new(big.Float).SetInt(hi.Sub(hi, lo)).Float64()
+	return f, true
 }

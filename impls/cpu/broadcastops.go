@@ -132,15 +132,18 @@ func newOpClass(name string) (tensor.OpClass, bool) {
 }
 
 // laterAttrs reports the attrs added 2026-12 that the engine does not
-// implement: a dtype argument of a creation op (which the model states for
-// no profile), a dtype argument of a reduction or cumsum outside PyTorch,
+// implement: a dtype argument of arange (which the model states for no
+// profile) and of from_literal outside PyTorch, NumPy and JAX
+// (pyliteral_dtype.go implements theirs), a dtype argument of a reduction or cumsum outside PyTorch,
 // NumPy and JAX (pydtypearg.go implements theirs), and cumsum without a dim
 // outside them (the Rust families read an absent dim as 0; the model states
 // no Rust cumsum without one).
 func laterAttrs(p *profile, cl tensor.OpClass, c *tensor.Case) bool {
 	python := p.fw == fwPyTorch || p.fw == fwNumPy || p.fw == fwJAX
 	switch cl {
-	case tensor.ClassFromLiteral, tensor.ClassArange:
+	case tensor.ClassFromLiteral:
+		return c.Attrs.DType.Valid() && !python
+	case tensor.ClassArange:
 		return c.Attrs.DType.Valid()
 	case tensor.ClassReduce:
 		return c.Attrs.DType.Valid() && !python

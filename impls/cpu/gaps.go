@@ -53,18 +53,23 @@ var gaps = []gap{
 	{"complex matmul", anyFW, func(c *tensor.Case) bool { return c.Op == "matmul" && hasComplex(c) }},
 	{"complex inputs in the Rust frameworks without a complex dtype (burn, candle: the model may answer the host data's conversion first)",
 		func(fw framework) bool { return fw == fwBurn || fw == fwCandle }, hasComplex},
-	{"the dtype argument of from_literal and arange (the model states no outcome for it)", python, func(c *tensor.Case) bool {
-		return c.Attrs.DType.Valid() && (c.Op == "from_literal" || c.Op == "arange")
+	{"the dtype argument of arange (the model states no outcome for it)", python, func(c *tensor.Case) bool {
+		return c.Op == "arange" && c.Attrs.DType.Valid()
 	}},
+	{"from_literal's bfloat16 dtype in NumPy and JAX (ml_dtypes' setitem: the model answers unsupported)", func(fw framework) bool { return fw == fwNumPy || fw == fwJAX },
+		func(c *tensor.Case) bool { return c.Op == "from_literal" && c.Attrs.DType == tensor.BF16 }},
 	{"PyTorch's cumsum of a 0-dim input into another dtype (the model leaves result.fill_'s checked Scalar conversion unsupported)", func(fw framework) bool { return fw == fwPyTorch },
 		func(c *tensor.Case) bool {
+			if c.Op != "cumsum" || len(c.Args) == 0 {
+				return false
+			}
 			x := argDType(c.Args[0])
-			return c.Op == "cumsum" && c.Attrs.DType.Valid() && c.Attrs.Dim != nil && c.Args[0].Tensor != nil && c.Args[0].Tensor.Rank() == 0 && x != c.Attrs.DType
+			return c.Attrs.DType.Valid() && c.Attrs.Dim != nil && c.Args[0].Tensor != nil && c.Args[0].Tensor.Rank() == 0 && x != c.Attrs.DType
 		}},
 	{"the dtype argument in the Rust frameworks, which have none (the model answers unsupported)", func(fw framework) bool { return !python(fw) }, func(c *tensor.Case) bool {
 		return c.Attrs.DType.Valid() && c.Op != "zeros" && c.Op != "to_host"
 	}},
-	{"a Python int outside int64 (NumPy's conversion, and PyTorch's low-64-bit one of a float clamp or where)", python, hasHugeInt},
+	{"a Python int outside int64 (NumPy's conversion, PyTorch's low-64-bit one of a float clamp or where, full's value)", python, hasHugeInt},
 	{"burn's integer pow (ndarray has no powi of Int tensors in the engine)", burnFW, func(c *tensor.Case) bool {
 		return c.Op == "pow" && (hasKind(c, tensor.KindInt) || hasKind(c, tensor.KindUint))
 	}},
@@ -117,17 +122,19 @@ func hasComplex(c *tensor.Case) bool {
 	return false
 }
 
-// hasHugeInt reports a Python int scalar outside int64.
+// hasHugeInt reports a Python int outside int64: a scalar argument, or the
+// value of full.
 func hasHugeInt(c *tensor.Case) bool {
+	beyond := func(text string) bool {
+		_, err := strconv.ParseInt(strings.ReplaceAll(text, "_", ""), 10, 64)
+		return errors.Is(err, strconv.ErrRange)
+	}
 	for _, a := range c.Args {
-		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarInt {
-			_, err := strconv.ParseInt(strings.ReplaceAll(a.Scalar.Text, "_", ""), 10, 64)
-			if errors.Is(err, strconv.ErrRange) {
-				return true
-			}
+		if a.Scalar != nil && a.Scalar.Kind == tensor.ScalarInt && beyond(a.Scalar.Text) {
+			return true
 		}
 	}
-	return false
+	return c.Op == "full" && c.Attrs.Value != nil && beyond(*c.Attrs.Value) // full's value (pyfull.go declines it)
 }
 
 func argDType(a tensor.Arg) tensor.DType {

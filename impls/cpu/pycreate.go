@@ -39,13 +39,18 @@ func defaultFloat(p *profile) tensor.DType {
 
 // ------------------------------------------------------------- literals
 
-func pyLiteralSupports(p *profile, c *tensor.Case) bool { return c.Attrs.Literal != nil }
+func pyLiteralSupports(p *profile, c *tensor.Case) bool {
+	return c.Attrs.Literal != nil && (!c.Attrs.DType.Valid() || literalDTypeSupports(p, c.Attrs.DType))
+}
 
 // pyLiteralEval is torch.tensor / np.array / jnp.array of a literal.
 func pyLiteralEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	nums, shape, err := readPythonLiteral(*c.Attrs.Literal)
 	if err != nil {
 		return tensor.ErrorOutcome(tensor.ShapeMismatch, "ValueError: %v", err)
+	}
+	if c.Attrs.DType.Valid() {
+		return pyLiteralDTypeEval(p, c.Attrs.DType, nums, shape) // pyliteral_dtype.go
 	}
 	d, ok := pyLiteralDType(p, nums)
 	if !ok { // policy numpy.create.big-int
