@@ -74,50 +74,68 @@ func CheckModel(data []byte) error {
 
 // CheckBackend: on every profile it claims and supports the case for, the
 // backend agrees with the model (the differential property), where the
-// model states an outcome, on the case and on its tier-sized twin when the
-// input draws one (TierTwin); and it declines no case the model answers
-// outside the gaps it lists (tensor.GapLister).
+// model states an outcome, on the case and, when the input draws one, on
+// its tier-sized twin on the profile TierTwin names; and it declines no
+// case the model answers outside the gaps it lists (tensor.GapLister).
 func CheckBackend(b tensor.Backend, data []byte) error {
 	c, ok := decode(data)
 	if !ok {
 		return nil
 	}
-	for _, x := range []*tensor.Case{c, TierTwin(b, data, c)} {
-		if x == nil {
-			continue
+	for _, p := range b.Profiles() {
+		if err := checkOn(b, p, c); err != nil {
+			return err
 		}
-		for _, p := range b.Profiles() {
-			if !props.Supports(b, p, x) {
-				if f := props.UnclaimedDecline(b, p, x); f != nil {
-					return f // a lost coverage (tensor.GapLister)
-				}
-				continue
-			}
-			if model.Eval(p, x).NotModeled() {
-				continue
-			}
-			if f := props.Differential(b, p, x); f != nil {
-				return f
-			}
+	}
+	if twin, p := TierTwin(b, data, c); twin != nil {
+		return checkOn(b, p, twin)
+	}
+	return nil
+}
+
+// checkOn is the differential property of one case on one profile.
+func checkOn(b tensor.Backend, p string, x *tensor.Case) error {
+	if !props.Supports(b, p, x) {
+		if f := props.UnclaimedDecline(b, p, x); f != nil {
+			return f // a lost coverage (tensor.GapLister)
 		}
+		return nil
+	}
+	if model.Eval(p, x).NotModeled() {
+		return nil
+	}
+	if f := props.Differential(b, p, x); f != nil {
+		return f
 	}
 	return nil
 }
 
 // TierTwin is the tier-sized case a fuzz target checks besides c, the case
-// decoded from data, or nil. A fuzzer's cases stay small (maxFuzzElements),
-// yet the backend changes path at sizes far above (tensor.PathSize): so a
-// share of the inputs, drawn as a campaign draws its tier cases, also checks
-// c grown to one of the backend's path sizes (props.Enlarge). The choice and
-// the fill come from a hash of data, so a crash input replays its twin.
-func TierTwin(b tensor.Backend, data []byte, c *tensor.Case) *tensor.Case {
+// decoded from data, and the one profile it is checked on; nil when the
+// input draws none. A fuzzer's cases stay small (maxFuzzElements), yet the
+// backend changes path at sizes far above (tensor.PathSize): so a share of
+// the inputs, drawn as a campaign draws its tier cases, also checks c grown
+// to one of the backend's path sizes (props.Enlarge), on one of the
+// profiles whose path changes there, as a campaign checks a case on one
+// target (a twin of 2^16 elements on every profile held one input for
+// seconds). The choices and the fill come from a hash of data, so a crash
+// input replays its twin.
+func TierTwin(b tensor.Backend, data []byte, c *tensor.Case) (*tensor.Case, string) {
 	tiers := props.TiersOf(b)
 	h := fnv.New64a()
 	h.Write(data)
 	src := props.NewStream(h.Sum64())
 	k := props.DrawTierFor(src, tiers, c.Op)
 	if k < 0 {
-		return nil
+		return nil, ""
 	}
-	return props.Enlarge(c, &tiers[k], src)
+	profiles := tiers[k].Profiles
+	if profiles == nil {
+		profiles = b.Profiles()
+	}
+	twin := props.Enlarge(c, &tiers[k], src)
+	if twin == nil || len(profiles) == 0 {
+		return nil, ""
+	}
+	return twin, profiles[src.Uint64()%uint64(len(profiles))]
 }

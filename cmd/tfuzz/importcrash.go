@@ -138,9 +138,13 @@ func (imp importer) importCrash(path string) (int, error) {
 	fmt.Fprintf(stdout, "%s: %s: %s\n", path, format, c.Describe())
 	found := 0
 	for _, t := range targets {
-		// the case, and its tier-sized twin that the fuzz target checked too
-		for _, x := range []*tensor.Case{c, fuzz.TierTwin(t.Backend, data, c)} {
-			if x == nil || !props.Supports(t.Backend, t.Profile, x) || x != c && imp.budget.Check(x, 2) != nil {
+		// the case, and its tier-sized twin where the fuzz target checked it
+		cases := []*tensor.Case{c}
+		if twin, p := fuzz.TierTwin(t.Backend, data, c); twin != nil && p == t.Profile {
+			cases = append(cases, twin)
+		}
+		for _, x := range cases {
+			if !props.Supports(t.Backend, t.Profile, x) || x != c && imp.budget.Check(x, 2) != nil {
 				continue
 			}
 			f := props.Differential(boundBackend{t.Backend, ctx}, t.Profile, x)
