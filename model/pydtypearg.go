@@ -35,7 +35,7 @@ var (
 		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp should_use_acc_buffer, TORCH_IMPL_FUNC(sum_out) (pytorch/pytorch#83149)")
 	torchDTypeArgOpen = newRule("pytorch.reduce.dtype-arg.not-established",
 		"not established from the source, so unsupported here: MPS reductions with a dtype (MPSGraph casts and reduces; no MPS source read, no MPS run), CUDA's kernels for a bool or u16/u32/u64 dtype, and cumsum of a 0-dim input into another dtype (result.fill_(self) converts through a c10::Scalar's checked conversion)",
-		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp impl_func_cum_ops (self.dim() == 0: result.fill_(self)); no MPS or CUDA source read for these")
+		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp impl_func_cum_ops (self.dim() == 0: result.fill_(self)); no MPS or CUDA source read for these").silent()
 	numpyDTypeArg = newRule("numpy.reduce.dtype-arg",
 		"np.sum/np.prod/np.cumsum(a, dtype=D) run D's add/multiply loop (bool: logical or / and) on the input cast to D with unsafe casting (NumPy's astype conversions, fractions truncated) and return D; cumsum is add.accumulate, copying the first (cast) element and adding in order in D",
 		"numpy v2.5.2 (48fecee5) numpy/_core/_methods.py:47-53 (_sum, _prod: umr_sum(a, axis, dtype, ...)); numpy/_core/src/umath/ufunc_object.c:2674 (reduce: reducelike_promote_and_resolve(..., NPY_UNSAFE_CASTING)), :2749 (accumulate); numpy/_core/src/umath/reduction.c:215-290 (buffered iterator, NPY_UNSAFE_CASTING)")

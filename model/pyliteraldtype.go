@@ -30,7 +30,7 @@ var (
 		"jax jax-v0.11.0 jax/_src/numpy/array_constructors.py:211-212 (check_and_canonicalize_user_dtype), :244-250 (coerce_to_array of a bare scalar), :308-314 (np.asarray(object, dtype=dtype)); jax/_src/dtypes.py:957-981 (_maybe_canonicalize_explicit_dtype: WARN)")
 	pyLiteralDTypeOpen = newRule("python.from-literal.dtype.not-established",
 		"not established from the source, so unsupported here: a complex dtype (the literal syntax has no complex values), NumPy's and JAX's bfloat16 (ml_dtypes' setitem, not read), and PyTorch on MPS (the CPU tensor's .to(\"mps\", D) per dtype, no MPS source read or run)",
-		"numpy v2.5.2 arraytypes.c.src has no bfloat16 setitem (ml_dtypes registers it); pytorch torch/csrc/utils/tensor_new.cpp internal_new_from_data (tensor.to(device, inferred_scalar_type))")
+		"numpy v2.5.2 arraytypes.c.src has no bfloat16 setitem (ml_dtypes registers it); pytorch torch/csrc/utils/tensor_new.cpp internal_new_from_data (tensor.to(device, inferred_scalar_type))").silent()
 )
 
 // pyFromLiteralDType evaluates from_literal with the dtype argument d.
