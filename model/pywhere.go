@@ -54,9 +54,6 @@ var (
 	pyCumsumFlat = newRule("python.cumsum.no-dim",
 		"cumsum without a dim: NumPy and JAX flatten the array and sum along it (a 1-D result); torch.cumsum requires dim (TypeError: cumsum() missing required argument 'dim')",
 		"np.cumsum(a, axis=None) documentation (\"the default (None) is to compute the cumsum over the flattened array\"); jax jax-v0.11.0 jax/_src/numpy/reductions.py cumsum (axis None: ravel); torch.cumsum signature (dim required)")
-	pyArangeDTypeOpen = newRule("python.arange.dtype.not-modeled",
-		"arange with a dtype argument is not stated yet: the sources read fix it but the model does not compute it yet. PyTorch: arange_out dispatches AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16) (no bool, no u16/u32/u64 kernel), converts the bounds to the accumulate type with a checked conversion (an integer dtype truncates float bounds to int64), sizes int64 from the truncated bounds and other dtypes from the double bounds, and the CPU kernel's vector path rounds each vector's base to f16/bf16; NumPy: the length is ceil((stop - start) / 1) over Python objects, then setitem(start), setitem(start + 1) (numpy.from-literal.dtype, so float bounds truncate and out-of-bounds ints raise) and the dtype's fill (integers start + i*delta wrapping, f16 in float, bool: TypeError beyond length 2, bfloat16: ml_dtypes); JAX: arange(0, M) is lax.broadcasted_iota(D, ceil(M)), arange(N, M) is convert_element_type(N, D) + iota in D",
-		"pytorch aten/src/ATen/native/RangeFactories.cpp arange_out, cpu/RangeFactoriesKernel.cpp arange_kernel; numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/ctors.c:3181-3280 (_calc_length), :3291-3440 (PyArray_ArangeObj), arraytypes.c.src:3744-3830 (BOOL_fill, @NAME@_fill, HALF_fill); jax jax-v0.11.0 jax/_src/numpy/lax_numpy.py:5921-5983 (_arange)").silent()
 	pyFullRule = newRule("python.full",
 		"full(shape, value, dtype) fills the shape with value converted to dtype; without a dtype PyTorch infers it from the value (bool -> bool, int -> i64, float -> the default f32), NumPy from the value (NEP 50 default types: int64, float64, bool), JAX likewise with x64 off giving the 32-bit types",
 		"torch.full documentation (\"dtype inferred from fill_value\" since 1.8); np.full documentation (dtype None: np.array(fill_value).dtype); jax jax-v0.11.0 jax/_src/numpy/array_creation.py full (dtypes.check_user_dtype_supported, lax.full)")
@@ -104,7 +101,7 @@ func evalPythonNew(e *evaluation) (tensor.Outcome, bool) {
 		}
 	case tensor.ClassArange:
 		if e.c.Attrs.DType.Valid() {
-			return e.unsupported(pyArangeDTypeOpen, "tfuzz: arange with a dtype argument is not modeled yet"), true
+			return e.pyArangeDType(e.c.Attrs.DType), true // pyarangedtype.go
 		}
 	case tensor.ClassCumsum:
 		if e.c.Attrs.Dim == nil {
