@@ -132,9 +132,8 @@ func newOpClass(name string) (tensor.OpClass, bool) {
 }
 
 // laterAttrs reports the attrs added 2026-12 that the engine does not
-// implement: a dtype argument of arange (which the model states for no
-// profile) and of from_literal outside PyTorch, NumPy and JAX
-// (pyliteral_dtype.go implements theirs), a dtype argument of a reduction or cumsum outside PyTorch,
+// implement: a dtype argument of arange and of from_literal outside PyTorch,
+// NumPy and JAX (pyarange_dtype.go and pyliteral_dtype.go implement theirs), a dtype argument of a reduction or cumsum outside PyTorch,
 // NumPy and JAX (pydtypearg.go implements theirs), and cumsum without a dim
 // outside them (the Rust families read an absent dim as 0; the model states
 // no Rust cumsum without one).
@@ -144,7 +143,7 @@ func laterAttrs(p *profile, cl tensor.OpClass, c *tensor.Case) bool {
 	case tensor.ClassFromLiteral:
 		return c.Attrs.DType.Valid() && !python
 	case tensor.ClassArange:
-		return c.Attrs.DType.Valid()
+		return c.Attrs.DType.Valid() && !python
 	case tensor.ClassReduce:
 		return c.Attrs.DType.Valid() && !python
 	case tensor.ClassCumsum:

@@ -236,6 +236,9 @@ func pyArangeSupports(p *profile, c *tensor.Case) bool {
 	if c.Attrs.End == nil {
 		return false
 	}
+	if c.Attrs.DType.Valid() {
+		return typedArangeSupports(p, c) // pyarange_dtype.go
+	}
 	pl := planArange(p, c)
 	return pl.done != nil || pl.n >= 0
 }
@@ -243,6 +246,9 @@ func pyArangeSupports(p *profile, c *tensor.Case) bool {
 // pyArangeEval is arange(start, end) with step 1 (policy
 // python.arange.values).
 func pyArangeEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
+	if c.Attrs.DType.Valid() {
+		return typedArangeEval(p, c) // pyarange_dtype.go
+	}
 	pl := planArange(p, c)
 	if pl.done != nil {
 		return *pl.done
