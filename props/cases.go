@@ -224,6 +224,12 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 			kinds = s.sup.aranges
 		}
 		start, end := genArangeBounds(d, pick(d, kinds))
+		if !s.rust && d.oneIn(4) {
+			c.Attrs.DType = arangeDTypeArg(d) // gen_dtypearg.go
+			if d.oneIn(3) {
+				start, end = arangeEdgeBounds(d, c.Attrs.DType)
+			}
+		}
 		c.Attrs.Start, c.Attrs.End = &start, &end
 	case tensor.ClassZeros:
 		minRank := 0

@@ -1,6 +1,7 @@
 package props
 
 import (
+	"math/big"
 	"strings"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -66,4 +67,48 @@ func literalDTypeArg(d *draw, lit string) tensor.DType {
 		return pick(d, []tensor.DType{tensor.Bool, tensor.U8, tensor.I8, tensor.I16, tensor.I32, tensor.U32, tensor.I64, tensor.U64})
 	}
 	return pick(d, []tensor.DType{tensor.U8, tensor.I8, tensor.U16, tensor.F16, tensor.BF16, tensor.Bool})
+}
+
+// arangeDTypeArg draws the dtype argument of arange (torch.arange(start,
+// end, dtype=D)), in a quarter of its Python cases. Half the draws are the
+// narrow dtypes where the frameworks part: u8/i8/i16 (PyTorch's wrap,
+// NumPy 2's OverflowError at start or start + 1, JAX's iota past the range)
+// and f16/bf16 (rounding past 2^11 and 2^8); the rest any dtype (u16/u32/u64
+// lack a PyTorch kernel, 64-bit ones are truncated under JAX x32).
+func arangeDTypeArg(d *draw) tensor.DType {
+	if d.coin() {
+		return pick(d, []tensor.DType{tensor.U8, tensor.I8, tensor.I16, tensor.F16, tensor.BF16})
+	}
+	return pick(d, dtypeArgTargets)
+}
+
+// arangeEdgeBounds draws integer bounds around an edge of dt: a range
+// crossing its maximum (wrap or overflow), one from just below its minimum,
+// or, for a float dtype, one crossing the last integer every smaller one is
+// exact below (2^11 for f16, 2^8 for bf16, 2^24 for f32). Other dtypes
+// (bool, f64) get a range through 0.
+func arangeEdgeBounds(d *draw, dt tensor.DType) (start, end string) {
+	var edge *big.Int
+	switch {
+	case dt == tensor.F16:
+		edge = big.NewInt(1 << 11)
+	case dt == tensor.BF16:
+		edge = big.NewInt(1 << 8)
+	case dt == tensor.F32:
+		edge = big.NewInt(1 << 24)
+	case dt.IsSigned() && d.coin():
+		edge = big.NewInt(dt.MinInt())
+	case dt.IsSigned():
+		edge = big.NewInt(dt.MaxInt())
+	case dt.IsUnsigned():
+		edge = new(big.Int).SetUint64(dt.MaxUint())
+	default:
+		edge = big.NewInt(0)
+	}
+	if d.oneIn(4) {
+		edge.Neg(edge)
+	}
+	from := new(big.Int).Sub(edge, big.NewInt(int64(d.between(0, 4))))
+	to := new(big.Int).Add(edge, big.NewInt(int64(d.between(1, 6))))
+	return from.String(), to.String()
 }
