@@ -533,3 +533,17 @@ func maxMinFloat(x, y float64, isMax bool, tie zeroTie) (v float64, tied, unspec
 	}
 	return x, true, false
 }
+
+// significandBits is p, the significand width of the float dtype d: every
+// integer of magnitude up to 2^p is a value of d.
+func significandBits(d tensor.DType) uint {
+	switch d {
+	case tensor.F16:
+		return 11
+	case tensor.BF16:
+		return 8
+	case tensor.F32:
+		return 24
+	}
+	return 53
+}

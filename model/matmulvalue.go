@@ -188,7 +188,7 @@ type mmDot struct {
 
 // mmFloatDot decides one float element by the order-free rules of mmFloatExact.
 func mmFloatDot(av, bv []uint64, row, col int, g mmGeom, d tensor.DType, o mmValueOpts) mmDot {
-	p := mmPrecision(d)
+	p := int(significandBits(d))
 	var (
 		nan, posInf, negInf bool
 		inexact, tiny       bool
@@ -273,19 +273,6 @@ func mmFloatDot(av, bv []uint64, row, col int, g mmGeom, d tensor.DType, o mmVal
 		return mmDot{open: true}
 	}
 	return mmDot{v: sum} // exact: every partial sum is a value of d
-}
-
-// mmPrecision is the significand width p of the float dtype d.
-func mmPrecision(d tensor.DType) int {
-	switch d {
-	case tensor.F16:
-		return 11
-	case tensor.BF16:
-		return 8
-	case tensor.F32:
-		return 24
-	}
-	return 53
 }
 
 // mmProductExact reports whether x*y (computed as pr) is exact and a value of d.

@@ -52,20 +52,6 @@ func (e *evaluation) pyArangeDType(d tensor.DType) tensor.Outcome {
 	return e.jaxArangeDType(start.i, end.i, d)
 }
 
-// significandBits is p of the float dtype d: every integer of magnitude up
-// to 2^p is a value of d.
-func significandBits(d tensor.DType) uint {
-	switch d {
-	case tensor.F16:
-		return 11
-	case tensor.BF16:
-		return 8
-	case tensor.F32:
-		return 24
-	}
-	return 53
-}
-
 // holdsExactly reports whether v is a value of d (an integer dtype: in its
 // range; a float dtype: exactly representable and finite).
 func holdsExactly(v *big.Int, d tensor.DType) bool {
@@ -136,14 +122,10 @@ func (e *evaluation) torchArangeDType(start, end *big.Int, d tensor.DType) tenso
 // numpyArangeDType is np.arange(start, stop, dtype=d) (NumPy 2).
 func (e *evaluation) numpyArangeDType(start, end *big.Int, d tensor.DType) tensor.Outcome {
 	e.use(numpyArangeDType)
-	n := new(big.Int).Sub(end, start)
-	if n.Sign() <= 0 {
-		return tensor.ValueOutcome(tensor.New(d, 0))
+	out, done := e.arangeOut(start, end, d)
+	if done != nil {
+		return *done
 	}
-	if !n.IsInt64() || n.Int64() > tensor.MaxElements {
-		return e.unsupported(notModeled, "tfuzz: arange of %s elements exceeds the case limit", n)
-	}
-	out := tensor.New(d, int(n.Int64()))
 	for i := 0; i < out.Len() && i < 2; i++ {
 		v := new(big.Int).Add(start, big.NewInt(int64(i)))
 		if o := e.numpySetItem(literalElem{Kind: litInt, Text: v.String()}, out, i); o != nil {
@@ -184,14 +166,10 @@ func (e *evaluation) jaxArangeDType(start, end *big.Int, d tensor.DType) tensor.
 			"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(d), pyName(narrow32(d)))
 		d = narrow32(d)
 	}
-	n := new(big.Int).Sub(end, start)
-	if n.Sign() <= 0 {
-		return tensor.ValueOutcome(tensor.New(d, 0))
+	out, done := e.arangeOut(start, end, d)
+	if done != nil {
+		return *done
 	}
-	if !n.IsInt64() || n.Int64() > tensor.MaxElements {
-		return e.unsupported(notModeled, "tfuzz: arange of %s elements exceeds the case limit", n)
-	}
-	out := tensor.New(d, int(n.Int64()))
 	conv := new(big.Int).Set(start) // np.asarray(start).astype(d)
 	if !d.IsFloat() {
 		m := new(big.Int).Lsh(big.NewInt(1), uint(d.Bits()))
@@ -216,4 +194,21 @@ func (e *evaluation) jaxArangeDType(start, end *big.Int, d tensor.DType) tensor.
 		}
 	}
 	return tensor.ValueOutcome(out)
+}
+
+// arangeOut is the result tensor of an arange of end - start elements of
+// dtype d (NumPy's and JAX's length with int bounds); done is the outcome
+// instead when there is nothing to fill (empty) or the length is beyond the
+// case limit.
+func (e *evaluation) arangeOut(start, end *big.Int, d tensor.DType) (out *tensor.Tensor, done *tensor.Outcome) {
+	n := new(big.Int).Sub(end, start)
+	if n.Sign() <= 0 {
+		o := tensor.ValueOutcome(tensor.New(d, 0))
+		return nil, &o
+	}
+	if !n.IsInt64() || n.Int64() > tensor.MaxElements {
+		o := e.unsupported(notModeled, "tfuzz: arange of %s elements exceeds the case limit", n)
+		return nil, &o
+	}
+	return tensor.New(d, int(n.Int64())), nil
 }
