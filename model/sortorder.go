@@ -87,10 +87,9 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 	rows := x.Len() / n
 	pos := make([]int, n)
 	perm := make([]int, n)
-	var keys []int64
 	var byKey []keyedPos
 	if order.key != nil && !x.DType.IsComplex() {
-		keys, byKey = make([]int64, n), make([]keyedPos, n)
+		byKey = make([]keyedPos, n)
 	}
 	for r := 0; r < rows; r++ {
 		base := (r/stride)*stride*n + r%stride
@@ -98,13 +97,10 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 			pos[k] = base + k*stride
 			perm[k] = k
 		}
-		keyed := keys != nil && rowKeys(x, pos, order.key, keys)
+		keyed := byKey != nil && rowKeys(x, pos, order.key, byKey)
 		if keyed {
 			// (key, position) pairs are distinct: an unstable sort of them
 			// is the stable sort by key, in O(n log n)
-			for k, v := range keys {
-				byKey[k] = keyedPos{v, k}
-			}
 			slices.SortFunc(byKey, func(a, b keyedPos) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.k, b.k)) })
 			for k, kp := range byKey {
 				perm[k] = kp.k
@@ -112,16 +108,19 @@ func sortRows(x *tensor.Tensor, d int, order rowOrder) sortedRows {
 		} else {
 			sort.SliceStable(perm, func(a, b int) bool { return order.less(x, pos[perm[a]], pos[perm[b]]) })
 		}
-		equal := func(a, b int) bool {
+		// tiedWithPrevious reports whether the j-th sorted element is equal
+		// to the one before it under the order
+		tiedWithPrevious := func(j int) bool {
 			if keyed {
-				return keys[a] == keys[b]
+				return byKey[j-1].key == byKey[j].key
 			}
-			return !order.less(x, pos[a], pos[b]) && !order.less(x, pos[b], pos[a])
+			a, b := pos[perm[j-1]], pos[perm[j]]
+			return !order.less(x, a, b) && !order.less(x, b, a)
 		}
 		openRow := order.openNaNRows && rowHasNaN(x, pos)
 		for lo := 0; lo < n; {
 			hi := lo + 1
-			for hi < n && equal(perm[hi-1], perm[hi]) {
+			for hi < n && tiedWithPrevious(hi) {
 				hi++
 			}
 			group := perm[lo:hi]
@@ -158,15 +157,15 @@ type keyedPos struct {
 	k   int
 }
 
-// rowKeys sets keys[k] to the key of the row's element k, and reports
-// whether every element has one.
-func rowKeys(x *tensor.Tensor, pos []int, key func(*tensor.Tensor, int) (int64, bool), keys []int64) bool {
+// rowKeys sets byKey[k] to the key of the row's element k and k, and
+// reports whether every element has a key.
+func rowKeys(x *tensor.Tensor, pos []int, key func(*tensor.Tensor, int) (int64, bool), byKey []keyedPos) bool {
 	for k, p := range pos {
 		v, ok := key(x, p)
 		if !ok {
 			return false
 		}
-		keys[k] = v
+		byKey[k] = keyedPos{v, k}
 	}
 	return true
 }
