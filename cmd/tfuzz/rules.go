@@ -84,6 +84,10 @@ func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitClean
 }
 
+// unattributed stands for the open rule of "?" elements that no open rule
+// claims: a defect of the model.
+const unattributed = "(no open rule: a defect of the model)"
+
 // countUnspecified evaluates every case of files under its profiles.
 func countUnspecified(ctx context.Context, files []string) (*unspecifiedTally, error) {
 	t := &unspecifiedTally{byRule: map[string]int{}, outcomes: map[string]int{}, byProfile: map[string]int{}, perProfile: map[string]int{}}
@@ -103,7 +107,7 @@ func countUnspecified(ctx context.Context, files []string) (*unspecifiedTally, e
 					continue
 				}
 				if by == "" {
-					by = "(no open rule: a defect of the model)"
+					by = unattributed
 				}
 				t.byRule[by] += n
 				t.outcomes[by]++
