@@ -23,20 +23,40 @@ const exploreOneIn = 10
 
 // support is what one profile answers with more than `unsupported`.
 type support struct {
-	ops      []string                      // ops with at least one supported dtype
-	dtypes   map[string][]tensor.DType     // op -> main input dtypes
-	partners map[opDType][]tensor.DType    // binary op and left dtype -> right tensor dtypes
-	scalars  map[opDType][]scalarPlacement // binary op and tensor dtype -> scalar kinds and sides
-	casts    map[tensor.DType][]tensor.DType
-	indexes  map[tensor.DType][]tensor.DType // index_select source dtype -> index dtypes
-	conds    map[tensor.DType][]tensor.DType // where value dtype -> condition dtypes
-	masks    map[tensor.DType][]tensor.DType // mask_select input dtype -> mask dtypes
-	minRank  map[string]int                  // op -> 1 where the profile has no 0-dim tensors for it
-	literals []litForm                       // from_literal forms the profile answers
-	aranges  []litKind                       // arange bound kinds it answers
+	ops      []string              // ops with at least one supported dtype
+	byOp     map[string]*opSupport // what it answers per op (probing writes it; scopes keep the pointers)
+	casts    [numDTypes][]tensor.DType
+	indexes  [numDTypes][]tensor.DType // index_select source dtype -> index dtypes
+	conds    [numDTypes][]tensor.DType // where value dtype -> condition dtypes
+	masks    [numDTypes][]tensor.DType // mask_select input dtype -> mask dtypes
+	literals []litForm                 // from_literal forms the profile answers
+	aranges  []litKind                 // arange bound kinds it answers
 	zeros    zerosSupport
 	rust     bool // literals in Rust syntax (candle, burn, tenferro)
 	steps    bool // views may slice with a step (views.go)
+}
+
+// numDTypes sizes the tables indexed by a dtype (tensor.Invalid included).
+const numDTypes = int(tensor.C128) + 1
+
+// opSupport is what a profile answers for one op. Its tables are arrays
+// indexed by dtype: a draw reads several of them, and a map lookup per read
+// would cost a visible share of a small case.
+type opSupport struct {
+	dtypes   []tensor.DType               // main input dtypes
+	partners [numDTypes][]tensor.DType    // binary, matmul and cat: first dtype -> other tensor dtypes
+	scalars  [numDTypes][]scalarPlacement // binary: tensor dtype -> scalar kinds and sides
+	minRank  int                          // 1 where the profile has no 0-dim tensors for the op
+}
+
+// of returns the table of op, adding an empty one the first time.
+func (s *support) of(op string) *opSupport {
+	o := s.byOp[op]
+	if o == nil {
+		o = &opSupport{}
+		s.byOp[op] = o
+	}
+	return o
 }
 
 // zerosSupport is what zeros answers: with which dtype attrs, and whether
@@ -44,11 +64,6 @@ type support struct {
 type zerosSupport struct {
 	noDType bool
 	rank0   bool
-}
-
-type opDType struct {
-	op string
-	d  tensor.DType
 }
 
 type scalarPlacement struct {
@@ -72,22 +87,20 @@ var indexDTypes = []tensor.DType{tensor.I64, tensor.I32, tensor.U8, tensor.U32, 
 	tensor.I8, tensor.U16, tensor.U64, tensor.Bool, tensor.F32}
 
 func probeSupport(profile string) *support {
-	s := &support{dtypes: map[string][]tensor.DType{}, partners: map[opDType][]tensor.DType{},
-		scalars: map[opDType][]scalarPlacement{}, casts: map[tensor.DType][]tensor.DType{},
-		indexes: map[tensor.DType][]tensor.DType{}, minRank: map[string]int{}, conds: map[tensor.DType][]tensor.DType{},
-		masks: map[tensor.DType][]tensor.DType{}}
+	s := &support{byOp: map[string]*opSupport{}}
 	fw, _, _ := strings.Cut(profile, "/")
 	s.rust = fw == "candle" || fw == "burn" || fw == "tenferro"
 	answers := func(c *tensor.Case) bool { return model.Eval(profile, c).Form != tensor.FormUnsupported }
 	for _, op := range tensor.Ops {
 		var ds []tensor.DType
+		o := s.of(op.Name)
 		switch op.Class {
 		case tensor.ClassBinary:
 			for _, a := range tensor.AllDTypes {
 				ok := false
 				for _, b := range tensor.AllDTypes {
 					if answers(probeCase(op.Name, tensor.Arg{Tensor: probeTensor(a)}, tensor.Arg{Tensor: probeTensor(b)})) {
-						s.partners[opDType{op.Name, a}] = append(s.partners[opDType{op.Name, a}], b)
+						o.partners[a] = append(o.partners[a], b)
 						ok = true
 					}
 				}
@@ -98,8 +111,7 @@ func probeSupport(profile string) *support {
 							args[0], args[1] = args[1], args[0]
 						}
 						if answers(probeCase(op.Name, args...)) {
-							key := opDType{op.Name, a}
-							s.scalars[key] = append(s.scalars[key], scalarPlacement{k, left})
+							o.scalars[a] = append(o.scalars[a], scalarPlacement{k, left})
 							ok = true
 						}
 					}
@@ -160,11 +172,11 @@ func probeSupport(profile string) *support {
 		}
 		if len(ds) > 0 && op.Class != tensor.ClassFromLiteral && op.Class != tensor.ClassArange &&
 			op.Class != tensor.ClassZeros && !isNewClass(op.Class) && !isMatmulCat(op.Class) && !s.answersRank0(op, ds[0], answers) {
-			s.minRank[op.Name] = 1
+			o.minRank = 1
 		}
 		if len(ds) > 0 {
 			s.ops = append(s.ops, op.Name)
-			s.dtypes[op.Name] = ds
+			o.dtypes = ds
 		}
 	}
 	s.steps = s.answersSteppedView(answers)
@@ -180,8 +192,8 @@ func (s *support) answersRank0(op tensor.OpInfo, d tensor.DType, answers func(*t
 	switch op.Class {
 	case tensor.ClassBinary:
 		c.Args = append(c.Args, tensor.Arg{Tensor: x})
-		if len(s.partners[opDType{op.Name, d}]) == 0 {
-			c.Args[1] = tensor.Arg{Scalar: probeScalar(s.scalars[opDType{op.Name, d}][0].kind)}
+		if o := s.of(op.Name); len(o.partners[d]) == 0 {
+			c.Args[1] = tensor.Arg{Scalar: probeScalar(o.scalars[d][0].kind)}
 		}
 	case tensor.ClassCast:
 		c.Attrs.To = s.casts[d][0]

@@ -44,3 +44,13 @@ func TestAimedChecksCanFail(t *testing.T) {
 		}
 	}
 }
+
+// TestNumDTypesCoversEveryDType: the support tables are arrays indexed by
+// dtype, sized by numDTypes.
+func TestNumDTypesCoversEveryDType(t *testing.T) {
+	for _, d := range tensor.AllDTypes {
+		if int(d) >= numDTypes {
+			t.Fatalf("dtype %s (%d) is past numDTypes %d", d, d, numDTypes)
+		}
+	}
+}

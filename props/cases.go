@@ -121,13 +121,22 @@ func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
 // dtypes) that the generator's options allow, that the profile answers (when
 // aimed) and whose path changes at the tier's size (when in a tier).
 type scope struct {
-	g       *Gen
-	sup     *support // nil: unaimed
-	ops     []string
-	classes []tensor.OpClass          // per op in ops
-	dtypes  map[string][]tensor.DType // per op in ops
-	tier    *Tier                     // nil: small
-	rust    bool
+	g   *Gen
+	sup *support // nil: unaimed
+	ops []scopeOp
+	// steps lists, per dtype, the indexes in ops of the ops a program step
+	// may apply to an earlier result of that dtype (programs.go).
+	steps [numDTypes][]int
+	tier  *Tier // nil: small
+	rust  bool
+}
+
+// scopeOp is one op a scope draws: its catalog entry, the dtypes its main
+// input is drawn in, and what the aimed profile answers for it.
+type scopeOp struct {
+	tensor.OpInfo
+	dtypes []tensor.DType
+	sup    *opSupport // nil: unaimed
 }
 
 // scope returns the scope of a draw aimed at profile ("": unaimed) in tier
@@ -137,7 +146,7 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 	if s, ok := g.scopes.Load(key); ok {
 		return s.(*scope)
 	}
-	s := &scope{g: g, tier: tier, dtypes: map[string][]tensor.DType{}}
+	s := &scope{g: g, tier: tier}
 	if profile != "" {
 		s.sup = supportOf(profile)
 		s.rust = s.sup.rust
@@ -147,11 +156,14 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 			continue
 		}
 		ds := g.dtypes
+		var sup *opSupport
 		if s.sup != nil {
-			ds = nil
-			for _, d := range s.sup.dtypes[op] {
-				if slices.Contains(g.dtypes, d) {
-					ds = append(ds, d)
+			ds, sup = nil, s.sup.byOp[op]
+			if sup != nil {
+				for _, d := range sup.dtypes {
+					if slices.Contains(g.dtypes, d) {
+						ds = append(ds, d)
+					}
 				}
 			}
 		}
@@ -159,40 +171,38 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 			ds = slices.DeleteFunc(slices.Clone(ds), func(d tensor.DType) bool { return !tier.holds(d) })
 		}
 		if len(ds) > 0 {
-			s.ops = append(s.ops, op)
 			info, _ := tensor.LookupOp(op)
-			s.classes = append(s.classes, info.Class)
-			s.dtypes[op] = ds
+			s.ops = append(s.ops, scopeOp{OpInfo: info, dtypes: ds, sup: sup})
 		}
 	}
+	s.findSteps()
 	actual, _ := g.scopes.LoadOrStore(key, s)
 	return actual.(*scope)
 }
 
 func (s *scope) draw(d *draw) *tensor.Case {
-	name := pick(d, s.ops)
-	return s.drawOp(d, name, pick(d, s.dtypes[name]))
+	op := &s.ops[d.intn(len(s.ops))]
+	return s.drawOp(d, op, pick(d, op.dtypes))
 }
 
-// drawOp draws a case of op name whose main input has dtype dt (the
-// draw's main tensor, when one is set, is that input).
-func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
-	op, _ := tensor.LookupOp(name)
-	c := &tensor.Case{Op: name}
+// drawOp draws a case of op whose main input has dtype dt (the draw's main
+// tensor, when one is set, is that input).
+func (s *scope) drawOp(d *draw, op *scopeOp, dt tensor.DType) *tensor.Case {
+	c := &tensor.Case{Op: op.Name}
 	switch op.Class {
 	case tensor.ClassBinary:
-		s.binaryArgs(d, c, dt)
+		s.binaryArgs(d, c, op, dt)
 	case tensor.ClassUnary:
-		c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, name, 0, bias{})}}
+		c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, op, 0, bias{})}}
 	case tensor.ClassCast:
 		to := pick(d, tensor.AllDTypes)
 		if s.sup != nil {
 			to = pick(d, s.sup.casts[dt])
 		}
 		c.Attrs.To = to
-		c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, name, 0, bias{target: to})}}
+		c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, op, 0, bias{target: to})}}
 	case tensor.ClassReduce, tensor.ClassCumsum:
-		a := s.tensor(d, dt, name, 0, bias{})
+		a := s.tensor(d, dt, op, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}
 		if op.Class == tensor.ClassCumsum && !d.oneIn(8) || d.coin() { // cumsum without a dim: NumPy and JAX flatten, PyTorch refuses
 			r := max(a.Rank(), 1)
@@ -203,11 +213,11 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 			k := d.coin()
 			c.Attrs.Keepdim = &k
 		}
-		if takesDTypeArg(name) && !s.rust && d.oneIn(4) {
+		if takesDTypeArg(op.Name) && !s.rust && d.oneIn(4) {
 			c.Attrs.DType = s.reduceDType(d, dt)
 		}
 	case tensor.ClassIndexSelect:
-		s.indexSelect(d, c, dt)
+		s.indexSelect(d, c, op, dt)
 	case tensor.ClassFromLiteral:
 		var forms []litForm
 		if s.sup != nil {
@@ -245,15 +255,15 @@ func (s *scope) drawOp(d *draw, name string, dt tensor.DType) *tensor.Case {
 		c.Args = []tensor.Arg{{Tensor: a}}
 		c.Attrs.Shape = []int{a.Len()}
 	case tensor.ClassBroadcast, tensor.ClassWhere, tensor.ClassClamp, tensor.ClassFull:
-		s.drawNew(d, c, op.Class, dt) // gen_newops_a.go
+		s.drawNew(d, c, op, dt) // gen_newops_a.go
 	case tensor.ClassSort, tensor.ClassMaskSelect:
-		s.drawSortOp(d, c, op.Class, dt) // gen_sort.go
+		s.drawSortOp(d, c, op, dt) // gen_sort.go
 	case tensor.ClassMatmul, tensor.ClassCat:
 		s.drawMatmulCat(d, c, op.Class, dt) // gen_matmul.go
 	case tensor.ClassToHost:
-		a := s.tensor(d, dt, name, 0, bias{})
+		a := s.tensor(d, dt, op, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: a}}
-		c.Attrs.DType = pick(d, s.dtypes[name])
+		c.Attrs.DType = pick(d, op.dtypes)
 		r := a.Rank()
 		c.Attrs.Rank = &r
 	}
@@ -274,18 +284,18 @@ func (s *scope) literalSyntax(d *draw) syntax {
 
 // tensor draws the main input of op (operand arg): small, or in the draw's
 // size tier.
-func (s *scope) tensor(d *draw, dt tensor.DType, op string, arg int, b bias) *tensor.Tensor {
+func (s *scope) tensor(d *draw, dt tensor.DType, op *scopeOp, arg int, b bias) *tensor.Tensor {
 	if m := d.main; m != nil { // a program's step: the main input is an earlier result
 		d.main = nil
 		return m
 	}
-	b.specials = opSpecials(op, arg, dt)
+	b.specials = opSpecials(op.Name, arg, dt)
 	if s.tier != nil {
 		return s.tier.tensor(d, dt, b)
 	}
 	minRank := 0
-	if s.sup != nil {
-		minRank = s.sup.minRank[op]
+	if op.sup != nil {
+		minRank = op.sup.minRank
 	}
 	return s.g.elements(d, dt, s.g.smallShape(d, minRank), b)
 }
@@ -334,15 +344,11 @@ func broadcastPartner(d *draw, shape []int) []int {
 	return out
 }
 
-func (s *scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
-	key := opDType{c.Op, dt}
+func (s *scope) binaryArgs(d *draw, c *tensor.Case, op *scopeOp, dt tensor.DType) {
 	var placements []scalarPlacement
-	if s.sup != nil {
-		placements = s.sup.scalars[key]
-	}
 	partners := s.g.dtypes
-	if s.sup != nil {
-		partners = s.sup.partners[key]
+	if op.sup != nil {
+		placements, partners = op.sup.scalars[dt], op.sup.partners[dt]
 	}
 	useScalar := d.oneIn(4)
 	if s.sup != nil {
@@ -364,7 +370,7 @@ func (s *scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
 		if pl.left {
 			arg = 1 // the tensor is the right operand
 		}
-		a := s.tensor(d, dt, c.Op, arg, bias{})
+		a := s.tensor(d, dt, op, arg, bias{})
 		sc := drawScalar(d, pl.kind, c.Op, 1-arg)
 		c.Args = []tensor.Arg{{Tensor: a}, {Scalar: sc}}
 		if pl.left {
@@ -377,7 +383,7 @@ func (s *scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
 	if !slices.Contains(partners, dt) || d.coin() {
 		bt = pick(d, partners)
 	}
-	a := s.tensor(d, dt, c.Op, 0, bias{})
+	a := s.tensor(d, dt, op, 0, bias{})
 	bb := bias{specials: opSpecials(c.Op, 1, bt)}
 	var b *tensor.Tensor
 	if shape := broadcastPartner(d, a.Shape); tensor.NumElements(shape) > s.g.opts.maxElems() {
@@ -388,8 +394,8 @@ func (s *scope) binaryArgs(d *draw, c *tensor.Case, dt tensor.DType) {
 	c.Args = []tensor.Arg{{Tensor: a}, {Tensor: b}}
 }
 
-func (s *scope) indexSelect(d *draw, c *tensor.Case, dt tensor.DType) {
-	src := s.tensor(d, dt, c.Op, 0, bias{})
+func (s *scope) indexSelect(d *draw, c *tensor.Case, op *scopeOp, dt tensor.DType) {
+	src := s.tensor(d, dt, op, 0, bias{})
 	rank := max(src.Rank(), 1)
 	dim := d.between(-rank, rank-1)
 	size := 1

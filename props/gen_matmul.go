@@ -105,8 +105,8 @@ func (s *scope) partner(d *draw, op string, dt tensor.DType) tensor.DType {
 		return dt
 	}
 	if s.sup != nil {
-		if ps := s.sup.partners[opDType{op, dt}]; len(ps) > 0 {
-			return pick(d, ps)
+		if o := s.sup.byOp[op]; o != nil && len(o.partners[dt]) > 0 {
+			return pick(d, o.partners[dt])
 		}
 	}
 	return pick(d, s.g.dtypes)
@@ -305,7 +305,8 @@ func (s *support) probeMatmulCat(op tensor.OpInfo, answers func(*tensor.Case) bo
 				c.Attrs.Dim = new(int)
 			}
 			if answers(c) {
-				s.partners[opDType{op.Name, a}] = append(s.partners[opDType{op.Name, a}], b)
+				o := s.of(op.Name)
+				o.partners[a] = append(o.partners[a], b)
 				ok = true
 			}
 		}

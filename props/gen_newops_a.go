@@ -29,15 +29,15 @@ func shiftCounts(d tensor.DType) []float64 {
 }
 
 // drawNew draws the args and attrs of an op of a class isNewClass reports.
-func (s *scope) drawNew(d *draw, c *tensor.Case, class tensor.OpClass, dt tensor.DType) {
-	switch class {
+func (s *scope) drawNew(d *draw, c *tensor.Case, op *scopeOp, dt tensor.DType) {
+	switch op.Class {
 	case tensor.ClassBroadcast:
-		s.binaryArgs(d, c, dt) // the support table has no scalar placements for these
+		s.binaryArgs(d, c, op, dt) // the support table has no scalar placements for these
 		if c.Args[0].IsScalar() || c.Args[1].IsScalar() {
-			c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, c.Op, 0, bias{})}, {Tensor: s.tensor(d, dt, c.Op, 1, bias{})}}
+			c.Args = []tensor.Arg{{Tensor: s.tensor(d, dt, op, 0, bias{})}, {Tensor: s.tensor(d, dt, op, 1, bias{})}}
 		}
 	case tensor.ClassWhere:
-		x := s.tensor(d, dt, c.Op, 1, bias{})
+		x := s.tensor(d, dt, op, 1, bias{})
 		conds := condDTypes
 		if s.sup != nil && len(s.sup.conds[dt]) > 0 {
 			conds = s.sup.conds[dt]
@@ -48,7 +48,7 @@ func (s *scope) drawNew(d *draw, c *tensor.Case, class tensor.OpClass, dt tensor
 			c.Args[1] = s.valueArg(d, dt, x.Shape, c.Op, 1)
 		}
 	case tensor.ClassClamp:
-		x := s.tensor(d, dt, c.Op, 0, bias{})
+		x := s.tensor(d, dt, op, 0, bias{})
 		c.Args = []tensor.Arg{{Tensor: x}, s.boundArg(d, dt, x.Shape), s.boundArg(d, dt, x.Shape)}
 	case tensor.ClassFull:
 		c.Attrs.Shape = s.g.smallShape(d, 0)
@@ -116,7 +116,8 @@ func (s *support) probeNew(op tensor.OpInfo, answers func(*tensor.Case) bool) []
 		case tensor.ClassBroadcast:
 			for _, b := range tensor.AllDTypes {
 				if answers(probeCase(op.Name, tensor.Arg{Tensor: probeTensor(a)}, tensor.Arg{Tensor: probeTensor(b)})) {
-					s.partners[opDType{op.Name, a}] = append(s.partners[opDType{op.Name, a}], b)
+					o := s.of(op.Name)
+					o.partners[a] = append(o.partners[a], b)
 					ok = true
 				}
 			}

@@ -23,9 +23,9 @@ var sortSpecials = []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), m
 var maskDTypes = []tensor.DType{tensor.Bool, tensor.U8, tensor.I64, tensor.I32, tensor.I8, tensor.U16, tensor.F32}
 
 // drawSortOp draws the args and attrs of a sort, argsort or mask_select case.
-func (s *scope) drawSortOp(d *draw, c *tensor.Case, class tensor.OpClass, dt tensor.DType) {
-	x := s.tensor(d, dt, c.Op, 0, bias{})
-	if class == tensor.ClassSort {
+func (s *scope) drawSortOp(d *draw, c *tensor.Case, op *scopeOp, dt tensor.DType) {
+	x := s.tensor(d, dt, op, 0, bias{})
+	if op.Class == tensor.ClassSort {
 		if s.tier == nil && x.Len() > 1 && d.coin() {
 			repeatElements(d, x)
 		}

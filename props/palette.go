@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"sync"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -227,8 +228,32 @@ var (
 )
 
 // opSpecials returns the bit patterns of d that op treats specially in its
-// operand arg (0 first, 1 second), or nil.
+// operand arg (0 first, 1 second), or nil. The slice is shared: callers
+// only read it.
 func opSpecials(op string, arg int, d tensor.DType) []uint64 {
+	if t := specialsTable()[op]; t != nil && arg < len(t) {
+		return t[arg][d]
+	}
+	return computeOpSpecials(op, arg, d)
+}
+
+// specialsTable holds the opSpecials of every catalog op, operand and
+// dtype, computed once: every tensor a draw makes asks for them.
+var specialsTable = sync.OnceValue(func() map[string]*[3][numDTypes][]uint64 {
+	table := map[string]*[3][numDTypes][]uint64{}
+	for _, op := range tensor.Ops {
+		t := new([3][numDTypes][]uint64)
+		for arg := range t {
+			for _, d := range tensor.AllDTypes {
+				t[arg][d] = computeOpSpecials(op.Name, arg, d)
+			}
+		}
+		table[op.Name] = t
+	}
+	return table
+})
+
+func computeOpSpecials(op string, arg int, d tensor.DType) []uint64 {
 	var xs []float64
 	switch {
 	case arg == 1 && slices.Contains(divisorOps, op):

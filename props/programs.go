@@ -56,6 +56,20 @@ func (s *scope) program(d *draw, profile string) *tensor.Case {
 	return c
 }
 
+// findSteps fills s.steps: the ops a step may apply to a result of each
+// dtype, those of the classes a program chains that take the dtype.
+func (s *scope) findSteps() {
+	for k, op := range s.ops {
+		switch op.Class {
+		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce,
+			tensor.ClassCumsum, tensor.ClassIndexSelect, tensor.ClassToHost:
+			for _, d := range op.dtypes {
+				s.steps[d] = append(s.steps[d], k)
+			}
+		}
+	}
+}
+
 // nextStep appends a step reading an earlier result; false when the scope
 // has no op for it.
 func (s *scope) nextStep(d *draw, c *tensor.Case, results []*tensor.Tensor) bool {
@@ -64,21 +78,12 @@ func (s *scope) nextStep(d *draw, c *tensor.Case, results []*tensor.Tensor) bool
 		from = d.intn(len(results))
 	}
 	x := results[from]
-	var ops []string
-	for k, name := range s.ops {
-		switch s.classes[k] {
-		case tensor.ClassBinary, tensor.ClassUnary, tensor.ClassCast, tensor.ClassReduce,
-			tensor.ClassCumsum, tensor.ClassIndexSelect, tensor.ClassToHost:
-			if slices.Contains(s.dtypes[name], x.DType) {
-				ops = append(ops, name)
-			}
-		}
-	}
+	ops := s.steps[x.DType]
 	if len(ops) == 0 {
 		return false
 	}
 	d.main = x
-	one := s.drawOp(d, pick(d, ops), x.DType)
+	one := s.drawOp(d, &s.ops[pick(d, ops)], x.DType)
 	d.main = nil
 	if slices.ContainsFunc(one.Args, tensor.Arg.IsNull) {
 		return false

@@ -197,7 +197,7 @@ func (s *support) answersSteppedView(answers func(*tensor.Case) bool) bool {
 		if info.Class != tensor.ClassUnary {
 			continue
 		}
-		d := s.dtypes[op][0]
+		d := s.byOp[op].dtypes[0]
 		v, err := tensor.NewView(probeTensor(d), tensor.View{Base: []int{2}, Slice: [][3]int{{0, 2, 2}}})
 		if err != nil {
 			panic("props: the stepped probe view: " + err.Error())
