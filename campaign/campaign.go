@@ -105,6 +105,13 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	defer r.stop()
 	r.inflight = make([]atomic.Int64, cfg.Workers)
 	r.calls = make([]atomic.Pointer[workerCall], cfg.Workers)
+	r.workers = make([]workerState, cfg.Workers)
+	for w := range r.workers {
+		r.workers[w] = workerState{stream: props.NewStream(0), backends: make([]*ctxBackend, len(cfg.Targets))}
+		for k, t := range cfg.Targets {
+			r.workers[w].backends[k] = withContext(ctx, t.Backend)
+		}
+	}
 	r.hung = make(hungFlags, cfg.Workers)
 	r.hungWorkers = make(chan int, cfg.Workers)
 	exited := make(chan int, cfg.Workers)
@@ -167,6 +174,7 @@ type runner struct {
 	next        atomic.Int64       // next local index to hand out
 	inflight    []atomic.Int64
 	calls       []atomic.Pointer[workerCall] // per worker: the case it checks (hang.go)
+	workers     []workerState
 	hung        hungFlags
 	hungWorkers chan int
 
@@ -217,7 +225,7 @@ func (r *runner) work(drawing context.Context, w int) {
 func (r *runner) aimTargets() {
 	r.aims = make([]props.Aim, len(r.cfg.Targets))
 	for k, t := range r.cfg.Targets {
-		r.aims[k] = props.Aim{Profile: t.Profile, Tiers: props.TiersFor(t.Backend, t.Profile)}
+		r.aims[k] = props.NewAim(t.Profile, props.TiersFor(t.Backend, t.Profile))
 	}
 	r.counts = make([]liveCounts, len(r.cfg.Targets))
 	r.tierNames = tierNames(r.aims)
@@ -232,11 +240,21 @@ func (r *runner) aimTargets() {
 	r.harness = map[string]bool{}
 }
 
-// drawCase draws global case i: its target, and the case aimed at it.
-func (r *runner) drawCase(i int64) (k int, c *tensor.Case, tier int) {
+// workerState is what one worker reuses from case to case: the bit stream
+// it draws from and, per target, the backend wrapper its checks go through.
+type workerState struct {
+	stream   *props.Stream
+	backends []*ctxBackend
+}
+
+// drawCase draws global case i from worker w's stream: its target, and the
+// case aimed at it.
+func (r *runner) drawCase(w int, i int64) (k int, c *tensor.Case, tier int) {
 	seed := caseSeed(r.cfg.Seed, i)
 	k = int(seed % uint64(len(r.cfg.Targets)))
-	c, tier = r.gen.Draw(props.NewStream(seed), r.aims[k])
+	st := r.workers[w].stream
+	st.Reset(seed)
+	c, tier = r.gen.Draw(st, r.aims[k])
 	return k, c, tier
 }
 
@@ -255,14 +273,15 @@ func (r *runner) runCase(w int, j int64) (done bool) {
 			done = false
 		}
 	}()
-	k, c, tier := r.drawCase(i)
+	k, c, tier := r.drawCase(w, i)
 	target, count := r.cfg.Targets[k], &r.counts[k]
 	ti := 0
 	if tier >= 0 {
 		ti = r.tierOf[k][tier]
 	}
 	count.kinds(c, false)
-	b := withContext(r.ctx, target.Backend)
+	b := r.workers[w].backends[k]
+	b.stop.Store(false)
 	r.calls[w].Store(&workerCall{b: b, c: c, k: k, i: i})
 	f := props.TryCheck(b, target.Profile, c)
 	r.calls[w].Store(nil)

@@ -26,14 +26,14 @@ type ctxBackend struct {
 	callStart atomic.Int64
 }
 
-// calling marks a backend call in progress until the returned func runs.
-func (b *ctxBackend) calling() func() {
-	b.callStart.Store(time.Now().UnixNano())
-	return func() { b.callStart.Store(0) }
-}
+// calling marks a backend call in progress until called runs.
+func (b *ctxBackend) calling() { b.callStart.Store(time.Now().UnixNano()) }
+
+func (b *ctxBackend) called() { b.callStart.Store(0) }
 
 func (b *ctxBackend) Supports(profile string, c *tensor.Case) bool {
-	defer b.calling()()
+	b.calling()
+	defer b.called()
 	return b.Backend.Supports(profile, c)
 }
 
@@ -42,7 +42,8 @@ func withContext(ctx context.Context, b tensor.Backend) *ctxBackend {
 }
 
 func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
-	defer b.calling()()
+	b.calling()
+	defer b.called()
 	ce, ok := b.Backend.(contextEvaluator)
 	if !ok {
 		return b.Backend.Eval(profile, c)
@@ -59,7 +60,8 @@ func (b *ctxBackend) Eval(profile string, c *tensor.Case) tensor.Outcome {
 // Eval.
 func (b *ctxBackend) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bool) {
 	if te, ok := b.Backend.(tensor.TryEvaler); ok {
-		defer b.calling()()
+		b.calling()
+		defer b.called()
 		return te.TryEval(profile, c)
 	}
 	if !b.Supports(profile, c) {

@@ -89,6 +89,9 @@ type evaluation struct {
 func (e *evaluation) use(r *Rule) {
 	e.used++
 	e.silent = e.silent || r.StatesNothing
+	if k := len(e.rules); k > 0 && e.rules[k-1] == r.Name { // element loops use one rule again and again
+		return
+	}
 	for _, n := range e.rules {
 		if n == r.Name {
 			return

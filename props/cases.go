@@ -3,6 +3,7 @@ package props
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"pgregory.net/rapid"
 
@@ -44,6 +45,25 @@ func (o CaseOptions) maxElems() int {
 type Aim struct {
 	Profile string // "": no support table
 	Tiers   []Tier
+	scopes  *aimScopes // NewAim's: the scopes its draws use, kept once found
+}
+
+// NewAim returns the Aim at profile and tiers that keeps the scopes its
+// draws use: Gen.Draw then finds them without hashing the profile's name
+// (a campaign draws every case of a target with one Aim).
+func NewAim(profile string, tiers []Tier) Aim {
+	a := &aimScopes{}
+	for i := range a.byTier {
+		a.byTier[i] = make([]atomic.Pointer[scope], len(tiers)+1)
+	}
+	return Aim{Profile: profile, Tiers: tiers, scopes: a}
+}
+
+// aimScopes holds an Aim's scopes for the one Gen that uses it first,
+// indexed [explore][tier + 1] (explore: the draw ignores the profile).
+type aimScopes struct {
+	gen    atomic.Pointer[Gen]
+	byTier [2][]atomic.Pointer[scope]
 }
 
 // Gen draws cases. It is safe for concurrent use: a draw's state lives in
@@ -98,7 +118,7 @@ func (g *Gen) Draw(src Source, aim Aim) (*tensor.Case, int) {
 	if tier >= 0 {
 		t = &aim.Tiers[tier]
 	}
-	s := g.scope(profile, t)
+	s := g.aimedScope(aim, profile, tier, t)
 	if len(s.ops) == 0 { // the tier reaches no op this generator may draw
 		tier, s = -1, g.scope(profile, nil)
 	}
@@ -135,8 +155,37 @@ type scope struct {
 // input is drawn in, and what the aimed profile answers for it.
 type scopeOp struct {
 	tensor.OpInfo
-	dtypes []tensor.DType
-	sup    *opSupport // nil: unaimed
+	dtypes   []tensor.DType
+	sup      *opSupport              // nil: unaimed
+	specials *[3][numDTypes][]uint64 // opSpecials of the op (palette.go)
+}
+
+// specialsOf is opSpecials(op.Name, arg, d).
+func (op *scopeOp) specialsOf(arg int, d tensor.DType) []uint64 {
+	if op.specials != nil && arg < len(op.specials) {
+		return op.specials[arg][d]
+	}
+	return opSpecials(op.Name, arg, d)
+}
+
+// aimedScope is g.scope(profile, t), kept in aim's scopes where it has them
+// (t is aim.Tiers[tier], or nil when tier is -1).
+func (g *Gen) aimedScope(aim Aim, profile string, tier int, t *Tier) *scope {
+	a := aim.scopes
+	if a == nil || !a.gen.CompareAndSwap(nil, g) && a.gen.Load() != g {
+		return g.scope(profile, t)
+	}
+	explore := 0
+	if profile == "" {
+		explore = 1
+	}
+	slot := &a.byTier[explore][tier+1]
+	if s := slot.Load(); s != nil {
+		return s
+	}
+	s := g.scope(profile, t)
+	slot.Store(s)
+	return s
 }
 
 // scope returns the scope of a draw aimed at profile ("": unaimed) in tier
@@ -172,7 +221,7 @@ func (g *Gen) scope(profile string, tier *Tier) *scope {
 		}
 		if len(ds) > 0 {
 			info, _ := tensor.LookupOp(op)
-			s.ops = append(s.ops, scopeOp{OpInfo: info, dtypes: ds, sup: sup})
+			s.ops = append(s.ops, scopeOp{OpInfo: info, dtypes: ds, sup: sup, specials: specialsTable()[op]})
 		}
 	}
 	s.findSteps()
@@ -289,7 +338,7 @@ func (s *scope) tensor(d *draw, dt tensor.DType, op *scopeOp, arg int, b bias) *
 		d.main = nil
 		return m
 	}
-	b.specials = opSpecials(op.Name, arg, dt)
+	b.specials = op.specialsOf(arg, dt)
 	if s.tier != nil {
 		return s.tier.tensor(d, dt, b)
 	}
@@ -384,7 +433,7 @@ func (s *scope) binaryArgs(d *draw, c *tensor.Case, op *scopeOp, dt tensor.DType
 		bt = pick(d, partners)
 	}
 	a := s.tensor(d, dt, op, 0, bias{})
-	bb := bias{specials: opSpecials(c.Op, 1, bt)}
+	bb := bias{specials: op.specialsOf(1, bt)}
 	var b *tensor.Tensor
 	if shape := broadcastPartner(d, a.Shape); tensor.NumElements(shape) > s.g.opts.maxElems() {
 		b = d.fill(bt, shape, bb, s.tier) // the partner of a tier-sized tensor

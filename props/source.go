@@ -16,10 +16,21 @@ type Source interface {
 	Uint64() uint64
 }
 
-// NewStream returns a fast deterministic Source (PCG) for seed.
-func NewStream(seed uint64) Source {
-	return rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+// Stream is a fast deterministic Source (PCG), reseeded for each case.
+type Stream struct{ pcg rand.PCG }
+
+// NewStream returns the Stream of seed.
+func NewStream(seed uint64) *Stream {
+	s := &Stream{}
+	s.Reset(seed)
+	return s
 }
+
+// Reset restarts s as the Stream of seed.
+func (s *Stream) Reset(seed uint64) { s.pcg.Seed(seed, seed^0x9e3779b97f4a7c15) }
+
+// Uint64 returns the stream's next word.
+func (s *Stream) Uint64() uint64 { return s.pcg.Uint64() }
 
 // RapidSource draws every word from t, so that rapid records and shrinks
 // them: a word shrinks toward 0, which makes every choice below shrink
