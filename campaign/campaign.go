@@ -419,10 +419,10 @@ func shrinkFinding(ctx context.Context, b tensor.Backend, f *props.Finding, maxR
 func (r *runner) reportHarness(f *props.Finding) {
 	r.harnessMu.Lock()
 	defer r.harnessMu.Unlock()
-	if r.harness[f.Got.Message] || r.cfg.Progress == nil {
+	if r.harness[f.Got.Message()] || r.cfg.Progress == nil {
 		return
 	}
-	r.harness[f.Got.Message] = true
+	r.harness[f.Got.Message()] = true
 	fmt.Fprintf(r.cfg.Progress, "tfuzz: harness failure (not a finding): %v\n", f)
 }
 

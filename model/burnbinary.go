@@ -101,7 +101,7 @@ func (e *evaluation) burnBroadcast(x, y *tensor.Tensor) (*tensor.Tensor, *tensor
 	shape, _, ok := broadcastShapes(x.Shape, y.Shape)
 	if !ok {
 		out := e.fail(burnBroadcast, tensor.ShapeMismatch, "Shapes %v and %v are not broadcastable", x.Shape, y.Shape)
-		out = tensor.PanicOutcome("%s", out.Message)
+		out = tensor.PanicOutcome("%s", out.Message())
 		return nil, nil, &out
 	}
 	expand := func(t *tensor.Tensor) *tensor.Tensor {

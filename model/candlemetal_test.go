@@ -74,7 +74,7 @@ func TestCandleMetalKernels(t *testing.T) {
 			`{"error":{"class":"UnsupportedDType","message":""}}`, "mod.rs:1949: both scalar-like -> badd_i32_scalar"},
 	})
 	got := Eval("candle/metal", mustCase(t, `{"op":"maximum","args":[{"dtype":"i32","shape":[3],"data":[1,2,3]},{"scalar":"2","kind":"int"}]}`))
-	if !strings.Contains(got.Message, "bmaximum_i32_cs") {
+	if !strings.Contains(got.Message(), "bmaximum_i32_cs") {
 		t.Errorf("i32 maximum with a scalar: %s, want the Err of bmaximum_i32_cs (a contiguous lhs, a broadcast rhs)", got)
 	}
 }
@@ -117,7 +117,7 @@ func TestCandleMetalViews(t *testing.T) {
 	for _, tt := range tests {
 		got := Eval("candle/metal", tt.c)
 		if tt.want == "error" {
-			if got.Form != tensor.FormError || got.Class != tensor.UnsupportedDType || !strings.Contains(got.Message, "strided unary") {
+			if got.Form != tensor.FormError || got.Class != tensor.UnsupportedDType || !strings.Contains(got.Message(), "strided unary") {
 				t.Errorf("%s: %s, want \"Metal strided unary ... not implemented\"", tt.name, got)
 			}
 			continue

@@ -43,8 +43,8 @@ func runBinRows(t *testing.T, rows []binRow) {
 					}
 				}
 			}
-			if r.msg != "" && !strings.Contains(got.Message, r.msg) {
-				t.Errorf("message %q does not contain %q", got.Message, r.msg)
+			if r.msg != "" && !strings.Contains(got.Message(), r.msg) {
+				t.Errorf("message %q does not contain %q", got.Message(), r.msg)
 			}
 		})
 	}

@@ -48,8 +48,8 @@ func uicCheck(t *testing.T, rows []uicRow) {
 					}
 				}
 			}
-			if r.msg != "" && !strings.Contains(got.Message, r.msg) {
-				t.Errorf("message %q does not contain %q", got.Message, r.msg)
+			if r.msg != "" && !strings.Contains(got.Message(), r.msg) {
+				t.Errorf("message %q does not contain %q", got.Message(), r.msg)
 			}
 		})
 	}

@@ -35,7 +35,7 @@ func checkRows(t *testing.T, rows []outcomeRow) {
 			got := Eval(tt.profile, c)
 			if got.Form == tensor.FormUnsupported && want.Form == tensor.FormUnsupported {
 				if (got.Cause == tensor.CauseNotModeled) != strings.Contains(tt.want, "not modeled") {
-					t.Errorf("%s: got unsupported %q (cause %v), want %s", tt.profile, got.Message, got.Cause, tt.want)
+					t.Errorf("%s: got unsupported %q (cause %v), want %s", tt.profile, got.Message(), got.Cause, tt.want)
 				}
 				return
 			}

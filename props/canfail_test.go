@@ -75,7 +75,7 @@ func (s shortResultEngine) Eval(p string, c *tensor.Case) tensor.Outcome {
 func TestMalformedOutcomeIsTheBackendsBug(t *testing.T) {
 	c := &tensor.Case{Op: "neg", Args: []tensor.Arg{{Tensor: tensor.New(tensor.I32, 3)}}}
 	f := Check(shortResultEngine{cpu.New()}, "numpy", c)
-	if !f.Failed() || !f.Panicked || !strings.Contains(f.Got.Message, "malformed") {
+	if !f.Failed() || !f.Panicked || !strings.Contains(f.Got.Message(), "malformed") {
 		t.Fatalf("got %s (panicked %t), want a malformed-outcome finding", f.Got, f.Panicked)
 	}
 	if b := tensor.EncodeCase(&tensor.Case{Op: "neg", Args: c.Args, Got: tensor.Outcomes{{Profile: "numpy", Outcome: f.Got}}}); len(b) == 0 {

@@ -76,10 +76,10 @@ func (f *Finding) Signature() string {
 
 func (f *Finding) Error() string {
 	if f.Got.HarnessFailure() {
-		return fmt.Sprintf("%s: %s gave no answer on %s: %s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message)
+		return fmt.Sprintf("%s: %s gave no answer on %s: %s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message())
 	}
 	if f.Panicked {
-		return fmt.Sprintf("%s: %s panicked on %s: %v\n%s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message, f.Stack)
+		return fmt.Sprintf("%s: %s panicked on %s: %v\n%s", f.Profile, f.Backend, f.Case.Describe(), f.Got.Message(), f.Stack)
 	}
 	if f.Declined {
 		return fmt.Sprintf("%s: %s declines %s, which the model answers (%s) and no gap of the backend's names", f.Profile, f.Backend, f.Case.Describe(), f.Want)

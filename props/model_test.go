@@ -40,7 +40,7 @@ func TestModelTotal(t *testing.T) {
 			t.Fatalf("%s: outcome does not round-trip: %s", p, enc)
 		}
 		// the model's silence is typed, never told by a message alone
-		if got.Form == tensor.FormUnsupported && strings.HasPrefix(got.Message, "tfuzz:") && !got.NotModeled() {
+		if got.Form == tensor.FormUnsupported && strings.HasPrefix(got.Message(), "tfuzz:") && !got.NotModeled() {
 			t.Fatalf("%s: %s: %s speaks of tfuzz but is not marked as the model's silence (rules %v)", p, c.Describe(), got, got.Rules)
 		}
 		again := model.Eval(p, c)

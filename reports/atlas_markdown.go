@@ -135,13 +135,13 @@ func shortOutcome(o tensor.Outcome) string {
 	case tensor.FormValue:
 		return code(o.Value.String())
 	case tensor.FormError:
-		return "error " + string(o.Class) + ": " + code(trim(o.Message))
+		return "error " + string(o.Class) + ": " + code(trim(o.Message()))
 	case tensor.FormPanic:
-		return "panic: " + code(trim(o.Message))
+		return "panic: " + code(trim(o.Message()))
 	case tensor.FormCrash:
 		return "crash " + o.Signal
 	}
-	return "unsupported: " + code(trim(o.Message))
+	return "unsupported: " + code(trim(o.Message()))
 }
 
 func ruleNames(o tensor.Outcome) string {

@@ -122,7 +122,7 @@ func differs(f *Finding) string {
 	d = strings.ReplaceAll(d, "want ", "expected ")
 	d = strings.ReplaceAll(d, "got ", "actual ")
 	if f.Panicked {
-		return "the backend's Go code panicked: " + f.Actual.Message
+		return "the backend's Go code panicked: " + f.Actual.Message()
 	}
 	return d
 }
@@ -257,13 +257,13 @@ func outcomeWords(o tensor.Outcome) string {
 	case tensor.FormValue:
 		return code(o.Value.String())
 	case tensor.FormError:
-		return "an error " + code(string(o.Class)) + " (" + code(o.Message) + ")"
+		return "an error " + code(string(o.Class)) + " (" + code(o.Message()) + ")"
 	case tensor.FormPanic:
-		return "a panic (" + code(o.Message) + ")"
+		return "a panic (" + code(o.Message()) + ")"
 	case tensor.FormCrash:
 		return "a crash (" + o.Signal + ")"
 	}
-	return "unsupported (" + code(o.Message) + ")"
+	return "unsupported (" + code(o.Message()) + ")"
 }
 
 func writeInputs(b *strings.Builder, c *tensor.Case) {
@@ -370,13 +370,13 @@ func writeSideBySide(b *strings.Builder, left, right string, l, r tensor.Outcome
 	detail := func(o tensor.Outcome) string {
 		switch o.Form {
 		case tensor.FormError:
-			return string(o.Class) + ": " + o.Message
+			return string(o.Class) + ": " + o.Message()
 		case tensor.FormCrash:
 			return o.Signal
 		case tensor.FormValue:
 			return ""
 		}
-		return o.Message
+		return o.Message()
 	}
 	if dl, dr := detail(l), detail(r); dl != "" || dr != "" {
 		row("message", dl, dr)

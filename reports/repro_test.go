@@ -203,7 +203,7 @@ func TestNumPyReprosRun(t *testing.T) {
 		}
 		if r.match {
 			agree++
-		} else if len(disagree) < 200 && !strings.Contains(r.out.Message, "ml_dtypes") {
+		} else if len(disagree) < 200 && !strings.Contains(r.out.Message(), "ml_dtypes") {
 			disagree = append(disagree, fmt.Sprintf("  %s: %s\n    model %s\n    numpy %s", names[i], cases[i].Describe(),
 				model.Eval("numpy", cases[i]), r.out))
 		}

@@ -790,7 +790,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 			if !validErrorClass(ErrorClass(e.Class)) {
 				return o, errAt(ff+".class", "unknown error class %s (%s)", Quote(e.Class), Choices(e.Class, errorClassNames(), ""))
 			}
-			o.Class, o.Message = ErrorClass(e.Class), e.Message
+			o.Class, o.msg = ErrorClass(e.Class), textMessage(e.Message)
 		case "panic", "unsupported":
 			var e struct {
 				Message string `json:"message"`
@@ -798,7 +798,7 @@ func decodeOutcome(data json.RawMessage, field string) (Outcome, error) {
 			if err := json.Unmarshal(f.Value, &e); err != nil {
 				return o, errAt(ff, "want {\"message\": M}: %v", err)
 			}
-			o.Form, o.Message = FormPanic, e.Message
+			o.Form, o.msg = FormPanic, textMessage(e.Message)
 			if f.Name == "unsupported" {
 				o.Form = FormUnsupported
 			}

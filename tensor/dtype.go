@@ -91,7 +91,16 @@ func (d DType) String() string {
 func (d DType) Valid() bool { return d > Invalid && int(d) < len(dtypeInfo) }
 
 // Kind returns the category of d.
-func (d DType) Kind() Kind { return dtypeInfo[d].kind }
+func (d DType) Kind() Kind { return dtypeKinds[d] }
+
+// dtypeKinds is Kind by dtype, in a table a uint8 indexes without a bounds
+// check: element accessors ask for it at every element.
+var dtypeKinds = func() (kinds [256]Kind) {
+	for d, info := range dtypeInfo {
+		kinds[d] = info.kind
+	}
+	return kinds
+}()
 
 // Bits returns the storage width of one element in bits (bool: 8).
 func (d DType) Bits() int { return dtypeInfo[d].bits }
@@ -109,7 +118,7 @@ func (d DType) IsUnsigned() bool { return d.Kind() == KindUint }
 func (d DType) IsFloat() bool { return d.Kind() == KindFloat }
 
 // IsComplex reports whether d is a complex type.
-func (d DType) IsComplex() bool { return d.Kind() == KindComplex }
+func (d DType) IsComplex() bool { return d == C64 || d == C128 }
 
 // Component returns the real type of a complex dtype's parts (c64: f32), or d itself.
 func (d DType) Component() DType {

@@ -292,11 +292,11 @@ func writeOutcome(b writer, o Outcome) {
 		b.WriteString(`"error": {"class": `)
 		writeString(b, string(o.Class))
 		b.WriteString(`, "message": `)
-		writeString(b, o.Message)
+		writeString(b, o.Message())
 		b.WriteByte('}')
 	case FormPanic, FormUnsupported:
 		b.WriteString(`"` + o.Form.String() + `": {"message": `)
-		writeString(b, o.Message)
+		writeString(b, o.Message())
 		b.WriteByte('}')
 	case FormCrash:
 		b.WriteString(`"crash": {"signal": `)

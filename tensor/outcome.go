@@ -65,11 +65,42 @@ type Outcome struct {
 	Form     Form
 	Value    *Tensor    // FormValue
 	Class    ErrorClass // FormError
-	Message  string     // FormError, FormPanic, FormUnsupported
+	msg      message    // FormError, FormPanic, FormUnsupported: see Message
 	Signal   string     // FormCrash: "SIGFPE", "SIGSEGV", "SIGABRT", ...
 	Warnings []string   // recorded, not compared
 	Rules    []string   // names of the model rules that decided it; recorded, not compared
 	Cause    Cause      // who speaks; not encoded (see Cause)
+}
+
+// Message returns the outcome's message (errors, panics, unsupported).
+func (o Outcome) Message() string { return o.msg.String() }
+
+// message is an outcome's message, formatted when read: a campaign
+// compares millions of outcomes (messages are not compared) and reads the
+// messages of few, so that formatting each would cost a visible share of a
+// case. Its arguments are the values the constructor was given.
+type message struct {
+	format string
+	args   []any
+	text   bool // format is the text itself
+}
+
+// formatMessage is the message fmt.Sprintf(format, args...).
+func formatMessage(format string, args ...any) message {
+	if false {
+		_ = fmt.Sprintf(format, args...) // never runs: go vet checks the callers' formats as Sprintf's
+	}
+	return message{format: format, args: args}
+}
+
+// textMessage is the message s, as it reads.
+func textMessage(s string) message { return message{format: s, text: true} }
+
+func (m message) String() string {
+	if m.text {
+		return m.format
+	}
+	return fmt.Sprintf(m.format, m.args...)
 }
 
 // NotModeled reports whether the model said it states no outcome for the case.
@@ -81,7 +112,7 @@ func (o Outcome) HarnessFailure() bool { return o.Cause == CauseHarness }
 // HarnessFailureOutcome returns the outcome of a harness that could not get
 // an answer (an adapter that did not start, broke the protocol, ...).
 func HarnessFailureOutcome(format string, args ...any) Outcome {
-	return Outcome{Form: FormUnsupported, Message: fmt.Sprintf(format, args...), Cause: CauseHarness}
+	return Outcome{Form: FormUnsupported, msg: formatMessage(format, args...), Cause: CauseHarness}
 }
 
 // Value returns a value outcome.
@@ -89,12 +120,12 @@ func ValueOutcome(t *Tensor) Outcome { return Outcome{Form: FormValue, Value: t}
 
 // ErrorOutcome returns an error outcome.
 func ErrorOutcome(class ErrorClass, format string, args ...any) Outcome {
-	return Outcome{Form: FormError, Class: class, Message: fmt.Sprintf(format, args...)}
+	return Outcome{Form: FormError, Class: class, msg: formatMessage(format, args...)}
 }
 
 // PanicOutcome returns a panic outcome.
 func PanicOutcome(format string, args ...any) Outcome {
-	return Outcome{Form: FormPanic, Message: fmt.Sprintf(format, args...)}
+	return Outcome{Form: FormPanic, msg: formatMessage(format, args...)}
 }
 
 // CrashOutcome returns a crash outcome with the signal that killed the process.
@@ -102,7 +133,7 @@ func CrashOutcome(signal string) Outcome { return Outcome{Form: FormCrash, Signa
 
 // UnsupportedOutcome returns an unsupported outcome.
 func UnsupportedOutcome(format string, args ...any) Outcome {
-	return Outcome{Form: FormUnsupported, Message: fmt.Sprintf(format, args...)}
+	return Outcome{Form: FormUnsupported, msg: formatMessage(format, args...)}
 }
 
 // String renders the outcome on one line, for tables and diffs.
@@ -114,13 +145,13 @@ func (o Outcome) String() string {
 		}
 		return o.Value.String()
 	case FormError:
-		return fmt.Sprintf("error %s: %s", o.Class, o.Message)
+		return fmt.Sprintf("error %s: %s", o.Class, o.Message())
 	case FormPanic:
-		return "panic: " + o.Message
+		return "panic: " + o.Message()
 	case FormCrash:
 		return "crash " + o.Signal
 	}
-	return "unsupported: " + o.Message
+	return "unsupported: " + o.Message()
 }
 
 // ProfileOutcome is one entry of a case's expect or got map.

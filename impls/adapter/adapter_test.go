@@ -159,12 +159,12 @@ func TestPlantedCrashesAndHang(t *testing.T) {
 // harness failure (never a match, never a finding) and the next case runs.
 func TestProtocolViolationIsAHarnessFailure(t *testing.T) {
 	b := newPlanted(t, Config{})
-	if got := b.Eval("numpy", plantedCase(t, "zeros")); !got.HarnessFailure() || !strings.Contains(got.Message, "broke the protocol on case planted-zeros under numpy") {
+	if got := b.Eval("numpy", plantedCase(t, "zeros")); !got.HarnessFailure() || !strings.Contains(got.Message(), "broke the protocol on case planted-zeros under numpy") {
 		t.Errorf("want a harness failure that says the protocol broke, got %s", got)
 	}
 	anonymous := plantedCase(t, "zeros")
 	anonymous.ID = ""
-	if got := b.Eval("numpy", anonymous); !strings.Contains(got.Message, "broke the protocol on case (no id) under numpy") {
+	if got := b.Eval("numpy", anonymous); !strings.Contains(got.Message(), "broke the protocol on case (no id) under numpy") {
 		t.Errorf("a case without id: got %s", got)
 	}
 	if got := b.Eval("numpy", plantedCase(t, "add")); got.Form != tensor.FormValue {

@@ -54,7 +54,7 @@ func TestAdapterWithoutOps2026GetsNoNewOps(t *testing.T) {
 		if b.Supports("numpy", c) {
 			t.Errorf("%s: supported by an adapter without %s", text, FeatureOps2026)
 		}
-		if out := b.Eval("numpy", c); !out.HarnessFailure() || !strings.Contains(out.Message, "does not read "+FeatureOps2026) {
+		if out := b.Eval("numpy", c); !out.HarnessFailure() || !strings.Contains(out.Message(), "does not read "+FeatureOps2026) {
 			t.Errorf("%s: %s, want a harness failure saying the adapter does not read %s", text, out, FeatureOps2026)
 		}
 	}

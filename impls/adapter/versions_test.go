@@ -368,7 +368,7 @@ var numpy124Rules = []diffRule{
 			"package, which Debian does not ship, so the adapter answers unsupported for every case with a bf16 " +
 			"input or cast target. With ml_dtypes installed these cases run (and this file does not apply).",
 		match: func(d difference) bool {
-			return d.got.Form == tensor.FormUnsupported && strings.Contains(d.got.Message, "no bfloat16")
+			return d.got.Form == tensor.FormUnsupported && strings.Contains(d.got.Message(), "no bfloat16")
 		}},
 	{key: "nep50-int-overflow",
 		reason: "NumPy 2 raises OverflowError, 1.24 promotes by value",
@@ -426,7 +426,7 @@ var torch113Rules = []diffRule{
 			"few kernels: the oracle's 2.11 answers many ops on them with NotImplementedError or a promotion " +
 			"error), so the adapter cannot build these inputs or cast targets and answers unsupported.",
 		match: func(d difference) bool {
-			return d.got.Form == tensor.FormUnsupported && strings.Contains(d.got.Message, "has no uint")
+			return d.got.Form == tensor.FormUnsupported && strings.Contains(d.got.Message(), "has no uint")
 		}},
 	{key: "half-cpu-kernels",
 		reason: "torch 1.13 has no CPU float16 kernel for this op",
@@ -435,7 +435,7 @@ var torch113Rules = []diffRule{
 			"recorded values.",
 		match: func(d difference) bool {
 			return d.want.Form == tensor.FormValue && d.got.Form == tensor.FormError &&
-				strings.Contains(d.got.Message, "not implemented for 'Half'")
+				strings.Contains(d.got.Message(), "not implemented for 'Half'")
 		}},
 	{key: "invert-typeerror",
 		reason: "torch 1.13's ~ raises TypeError on float tensors",
@@ -443,7 +443,7 @@ var torch113Rules = []diffRule{
 			"is only implemented on integer and Boolean-type tensors\" (class Other); 2.x dispatches to " +
 			"bitwise_not, whose kernel lookup raises NotImplementedError (UnsupportedDType).",
 		match: func(d difference) bool {
-			return d.c.Op == "bitwise_not" && d.got.Form == tensor.FormError && strings.Contains(d.got.Message, "operator.invert")
+			return d.c.Op == "bitwise_not" && d.got.Form == tensor.FormError && strings.Contains(d.got.Message(), "operator.invert")
 		}},
 	{key: "int-min-div-sigfpe",
 		reason: "torch 1.13 traps on INT_MIN / -1 (SIGFPE)",

@@ -25,7 +25,7 @@ func TestAdapterWithoutFeaturesGetsNoViewsOrPrograms(t *testing.T) {
 		if b.Supports("numpy", c) {
 			t.Errorf("%s: supported by an adapter of case format 1", text)
 		}
-		if out := b.Eval("numpy", c); !out.HarnessFailure() || !strings.Contains(out.Message, "does not read") {
+		if out := b.Eval("numpy", c); !out.HarnessFailure() || !strings.Contains(out.Message(), "does not read") {
 			t.Errorf("%s: %s, want a harness failure saying the adapter does not read it", text, out)
 		}
 	}

@@ -56,7 +56,7 @@ func burnFromLiteral(e *Engine, p *profile, text string) tensor.Outcome {
 func burnArange(e *Engine, p *profile, c *tensor.Case, _ []*tensor.Tensor) tensor.Outcome {
 	ends, _, bad := rustArangeEnds(c, "i64")
 	if bad != nil {
-		return tensor.UnsupportedOutcome("Tensor::arange takes a Range<i64>: %s", bad.Message)
+		return tensor.UnsupportedOutcome("Tensor::arange takes a Range<i64>: %s", bad.Message())
 	}
 	vals, ok := rustArange(ends)
 	if !ok {

@@ -97,7 +97,7 @@ func TestCatDTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := NewSim().Eval(Profile, tt.c)
-		s := got.Message
+		s := got.Message()
 		if got.Form == tensor.FormValue {
 			s = got.Value.String()
 		}

@@ -133,7 +133,7 @@ func TestIndexSelectKernelsAreCandles(t *testing.T) {
 		for _, ids := range []*tensor.Tensor{ints(tensor.I64, []int{2}, 2, 0), ints(tensor.I64, []int{0})} {
 			c := &tensor.Case{Op: "index_select", Args: []tensor.Arg{{Tensor: src(d)}, {Tensor: ids}}, Attrs: tensor.Attrs{Dim: dim(0)}}
 			got := NewSim().Eval(Profile, c)
-			if got.Form != tensor.FormError || got.Class != tensor.UnsupportedDType || !strings.Contains(got.Message, "is_i64_"+d.String()) {
+			if got.Form != tensor.FormError || got.Class != tensor.UnsupportedDType || !strings.Contains(got.Message(), "is_i64_"+d.String()) {
 				t.Errorf("i64 ids (%d) over %s: %s, want candle's Err loading is_i64_%s", ids.Len(), d, got, d)
 			}
 		}
@@ -189,7 +189,7 @@ func TestUnaryStridedTable(t *testing.T) {
 			c = &tensor.Case{Op: "div", Args: []tensor.Arg{{Scalar: &tensor.Scalar{Text: "1.0", Kind: tensor.ScalarFloat}}, {Tensor: s}}}
 		}
 		got := NewSim().Eval(Profile, c)
-		if got.Form != tensor.FormError || got.Class != tensor.UnsupportedDType || !strings.Contains(got.Message, "strided unary u"+op) {
+		if got.Form != tensor.FormError || got.Class != tensor.UnsupportedDType || !strings.Contains(got.Message(), "strided unary u"+op) {
 			t.Errorf("%s of a strided tensor: %s, want \"Metal strided unary u%s F32 not implemented\"", op, got, op)
 		}
 	}
@@ -236,7 +236,7 @@ func TestBinaryVariantValues(t *testing.T) {
 	// A missing dtype fails on the variant candle picks.
 	i32 := &tensor.Tensor{DType: tensor.I32, Shape: []int{3}, Strides: []int{0}, Data: []uint64{5}}
 	c := &tensor.Case{Op: "add", Args: []tensor.Arg{{Tensor: ints(tensor.I32, []int{3}, 1, 2, 3)}, {Tensor: i32}}}
-	if got := NewSim().Eval(Profile, c); got.Form != tensor.FormError || !strings.Contains(got.Message, "badd_i32_cs") {
+	if got := NewSim().Eval(Profile, c); got.Form != tensor.FormError || !strings.Contains(got.Message(), "badd_i32_cs") {
 		t.Errorf("i32 + a broadcast i32: %s, want the Err of loading badd_i32_cs", got)
 	}
 }

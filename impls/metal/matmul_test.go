@@ -120,7 +120,7 @@ func TestMatmulHost(t *testing.T) {
 		var s string
 		switch got.Form {
 		case tensor.FormError, tensor.FormPanic:
-			s = got.Form.String() + ": " + got.Message
+			s = got.Form.String() + ": " + got.Message()
 		case tensor.FormValue:
 			s = got.Value.String()
 		default:

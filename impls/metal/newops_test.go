@@ -68,7 +68,7 @@ func TestWhereCondLayouts(t *testing.T) {
 		switch {
 		case tt.err == "" && (got.Form != tensor.FormValue || got.Value.Bits(0) != 5 || got.Value.Bits(1) != 8):
 			t.Errorf("where %s over %s: %s, want [5, 8]", tt.cond, tt.val, got)
-		case tt.err != "" && (got.Form != tensor.FormError || got.Message != tt.err):
+		case tt.err != "" && (got.Form != tensor.FormError || got.Message() != tt.err):
 			t.Errorf("where %s over %s: %s, want the Err %q", tt.cond, tt.val, got, tt.err)
 		}
 	}
@@ -126,7 +126,7 @@ func TestFullValues(t *testing.T) {
 		case tensor.FormValue:
 			s = got.Value.String()
 		case tensor.FormError:
-			s = "error: " + got.Message
+			s = "error: " + got.Message()
 		default:
 			s = got.Form.String()
 		}
@@ -135,7 +135,7 @@ func TestFullValues(t *testing.T) {
 		}
 	}
 	c := &tensor.Case{Op: "full", Attrs: tensor.Attrs{Shape: []int{2, 0}, Value: ptr("7u32")}}
-	if got := NewSim().Eval(Profile, c); got.Form != tensor.FormPanic || !strings.Contains(got.Message, "divide by zero") {
+	if got := NewSim().Eval(Profile, c); got.Form != tensor.FormPanic || !strings.Contains(got.Message(), "divide by zero") {
 		t.Errorf("full of zero elements: %s, want linear_split's panic", got)
 	}
 }

@@ -84,7 +84,7 @@ func TestSortHost(t *testing.T) {
 		var s string
 		switch got.Form {
 		case tensor.FormError, tensor.FormPanic:
-			s = got.Form.String() + ": " + got.Message
+			s = got.Form.String() + ": " + got.Message()
 		case tensor.FormValue:
 			s = strings.Fields(got.Value.String())[0] + " " + strings.Fields(got.Value.String())[1]
 		default:
