@@ -186,6 +186,11 @@ func (d *draw) fill(dt tensor.DType, shape []int, b bias, tier *Tier) *tensor.Te
 	}
 	pal := tensor.New(dt, 4)
 	d.fillElements(pal, b)
+	if d.oneIn(saturatedOneIn) {
+		for k := range 4 {
+			pal.SetBits(k, largestBits(dt))
+		}
+	}
 	s := d.word() | 1
 	words := len(x.Data) / n
 	for i := 0; i < n; i++ {
@@ -201,6 +206,27 @@ func (d *draw) fill(dt tensor.DType, shape []int, b bias, tier *Tier) *tensor.Te
 		d.setElement(x, i, b)
 	}
 	return x
+}
+
+// saturatedOneIn is how often a tier tensor holds its dtype's largest value
+// everywhere but at its ends and boundaries: a long run of them is what
+// overflows a narrow accumulator (the 16-bit lanes of a u8 sum, which must
+// fold into the total every 32 blocks of 64 bytes) or saturates a float sum.
+const saturatedOneIn = 8
+
+// largestBits is the bit pattern of d's largest finite value (bool: true).
+func largestBits(d tensor.DType) uint64 {
+	switch {
+	case d == tensor.Bool:
+		return 1
+	case d.IsSigned():
+		return uint64(d.MaxInt())
+	case d.IsUnsigned():
+		return d.MaxUint()
+	case d.IsComplex():
+		return tensor.FloatBits(tensor.MaxFloat(d.Component()), d.Component())
+	}
+	return tensor.FloatBits(tensor.MaxFloat(d), d)
 }
 
 // boundaries returns the indices next to the places where a tensor of n
