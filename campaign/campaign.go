@@ -283,7 +283,7 @@ func (r *runner) runCase(w int, j int64) (done bool) {
 	b := r.workers[w].backends[k]
 	b.stop.Store(false)
 	r.calls[w].Store(&workerCall{b: b, c: c, k: k, i: i})
-	f := props.TryCheck(b, target.Profile, c)
+	f, supported := props.TryCheck(b, target.Profile, c)
 	r.calls[w].Store(nil)
 	if b.interrupted() {
 		return false
@@ -291,17 +291,17 @@ func (r *runner) runCase(w int, j int64) (done bool) {
 	if r.hung[w].Load() {
 		return true
 	}
-	if f == nil {
+	if !supported {
 		count.cases.Add(1)
 		count.declined.Add(1)
-		f = props.UnclaimedDecline(target.Backend, target.Profile, c) // a lost coverage, or nil
+		lost := props.UnclaimedDecline(target.Backend, target.Profile, c) // a lost coverage, or nil
 		r.tierCases[ti].Add(1)
 		r.tierNanos[ti].Add(int64(time.Since(start)))
-		if f == nil {
+		if lost == nil {
 			return true
 		}
 		count.unclaimed.Add(1)
-		return r.record(w, k, i, c, f)
+		return r.record(w, k, i, c, lost)
 	}
 	count.cases.Add(1)
 	if f.Want.NotModeled() { // nothing to compare with
@@ -310,18 +310,19 @@ func (r *runner) runCase(w int, j int64) (done bool) {
 		r.tierNanos[ti].Add(int64(time.Since(start)))
 		return true
 	}
-	count.tally(f)
+	count.tally(&f)
 	count.kinds(c, true)
 	r.tierCases[ti].Add(1)
 	r.tierNanos[ti].Add(int64(time.Since(start)))
 	if !f.Failed() {
 		return true
 	}
-	if f.Got.HarnessFailure() {
-		r.reportHarness(f)
+	failed := f // f stays on the stack: only a failure is kept
+	if failed.Got.HarnessFailure() {
+		r.reportHarness(&failed)
 		return true
 	}
-	return r.record(w, k, i, c, f)
+	return r.record(w, k, i, c, &failed)
 }
 
 // record shrinks and stores the finding f of case i (case c of target k,

@@ -80,7 +80,7 @@ func BenchmarkDrawAndCheck(b *testing.B) {
 	for i := range b.N {
 		p := profiles[i%len(profiles)]
 		c, _ := gen.Draw(NewStream(uint64(i)), Aim{Profile: p})
-		TryCheck(eng, p, c) // support and evaluation in one pass, as campaigns check
+		_, _ = TryCheck(eng, p, c) // support and evaluation in one pass, as campaigns check
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s/core")
 }

@@ -120,25 +120,29 @@ func Supports(b tensor.Backend, profile string, c *tensor.Case) (ok bool) {
 // compares them; the result is a finding only when Failed.
 func Check(b tensor.Backend, profile string, c *tensor.Case) *Finding {
 	got, stack, panicked := SafeEval(b, profile, c)
-	return compareWithModel(b, profile, c, got, stack, panicked)
+	f := compareWithModel(b, profile, c, got, stack, panicked)
+	return &f
 }
 
 // TryCheck is Check of a case b supports, with support decided and the case
-// evaluated in one pass where b is a tensor.TryEvaler; the finding is nil
-// when b declines c. A Go panic counts as support, as in Supports.
-func TryCheck(b tensor.Backend, profile string, c *tensor.Case) *Finding {
+// evaluated in one pass where b is a tensor.TryEvaler; supported is false
+// when b declines c. A Go panic counts as support, as in Supports. The
+// finding is a value: a campaign checks millions of cases and keeps (copies)
+// the few that fail.
+func TryCheck(b tensor.Backend, profile string, c *tensor.Case) (f Finding, supported bool) {
 	te, ok := b.(tensor.TryEvaler)
 	if !ok {
 		if !Supports(b, profile, c) {
-			return nil
+			return Finding{}, false
 		}
-		return Check(b, profile, c)
+		got, stack, panicked := SafeEval(b, profile, c)
+		return compareWithModel(b, profile, c, got, stack, panicked), true
 	}
 	got, supported, stack, panicked := safeTryEval(te, b.Name(), profile, c)
 	if !supported {
-		return nil
+		return Finding{}, false
 	}
-	return compareWithModel(b, profile, c, got, stack, panicked)
+	return compareWithModel(b, profile, c, got, stack, panicked), true
 }
 
 func safeTryEval(te tensor.TryEvaler, name, profile string, c *tensor.Case) (out tensor.Outcome, ok bool, stack string, panicked bool) {
@@ -152,7 +156,7 @@ func safeTryEval(te tensor.TryEvaler, name, profile string, c *tensor.Case) (out
 	return out, ok, "", false
 }
 
-func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tensor.Outcome, stack string, panicked bool) *Finding {
+func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tensor.Outcome, stack string, panicked bool) Finding {
 	if err := got.Check(); err != nil && !panicked {
 		// a malformed outcome (a tensor whose elements lie outside its
 		// data) is the backend's bug, as a Go panic is: no comparison, and
@@ -160,7 +164,7 @@ func compareWithModel(b tensor.Backend, profile string, c *tensor.Case, got tens
 		got, panicked = tensor.PanicOutcome("malformed outcome from backend %s: %v", b.Name(), err), true
 	}
 	want := model.Eval(profile, c)
-	return &Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
+	return Finding{Profile: profile, Backend: b.Name(), Case: c, Want: want, Got: got,
 		Compare: tensor.Compare(want, got, c.Tolerance()), Panicked: panicked, Stack: stack}
 }
 

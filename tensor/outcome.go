@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Form is which of the case format's outcome forms an Outcome has.
 type Form uint8
@@ -78,26 +81,29 @@ func (o Outcome) Message() string { return o.msg.String() }
 // message is an outcome's message, formatted when read: a campaign
 // compares millions of outcomes (messages are not compared) and reads the
 // messages of few, so that formatting each would cost a visible share of a
-// case. Its arguments are the values the constructor was given.
+// case. Its arguments are the values the constructor was given; without
+// them, format is the text itself.
 type message struct {
 	format string
 	args   []any
-	text   bool // format is the text itself
 }
 
 // formatMessage is the message fmt.Sprintf(format, args...).
 func formatMessage(format string, args ...any) message {
-	if false {
-		_ = fmt.Sprintf(format, args...) // never runs: go vet checks the callers' formats as Sprintf's
+	if len(args) > 0 {
+		return message{format: format, args: args}
 	}
-	return message{format: format, args: args}
+	if strings.ContainsRune(format, '%') {
+		return textMessage(fmt.Sprintf(format, args...)) // "%%" reads "%"
+	}
+	return textMessage(format)
 }
 
 // textMessage is the message s, as it reads.
-func textMessage(s string) message { return message{format: s, text: true} }
+func textMessage(s string) message { return message{format: s} }
 
 func (m message) String() string {
-	if m.text {
+	if m.args == nil {
 		return m.format
 	}
 	return fmt.Sprintf(m.format, m.args...)
