@@ -95,7 +95,7 @@ func (e *Engine) TryEval(profile string, c *tensor.Case) (tensor.Outcome, bool) 
 	if !ok {
 		return tensor.Outcome{}, false
 	}
-	return run(), true
+	return run.run(), true
 }
 
 // Eval returns the engine's outcome for c under profile. Cases it does not
@@ -117,29 +117,48 @@ func (e *Engine) Eval(profile string, c *tensor.Case) tensor.Outcome {
 	if !ok {
 		return tensor.UnsupportedOutcome("cpu engine: %s is not implemented for %s", c.Op, profile)
 	}
-	return run()
+	return run.run()
 }
 
 // plan finds how the engine evaluates the single-op case c under p, or
 // reports false when it does not implement it.
-func (e *Engine) plan(p *profile, c *tensor.Case) (run func() tensor.Outcome, ok bool) {
+func (e *Engine) plan(p *profile, c *tensor.Case) (run planned, ok bool) {
 	c = asBroadcastBase(p, c) // broadcastops.go
 	cl, ok := opClass(c.Op)
 	if !ok {
-		return nil, false
+		return planned{}, false
 	}
 	f := p.families[cl]
 	if f == nil || !wellFormed(cl, c) || laterAttrs(p, cl, c) {
-		return nil, false
+		return planned{}, false
 	}
 	c, out, v := spellViews(p, cl, c)
 	switch {
 	case v == decline:
-		return nil, false
+		return planned{}, false
 	case v == answered:
-		return func() tensor.Outcome { return out }, true
+		return planned{out: out, answered: true}, true
 	case !f.supports(p, c):
-		return nil, false
+		return planned{}, false
 	}
-	return func() tensor.Outcome { return f.eval(e, p, c) }, true
+	return planned{e: e, p: p, c: c, f: f}, true
+}
+
+// planned is a case the engine implements, ready to run: its family's
+// evaluation, or the outcome planning already gave. (A value, not a
+// closure: one is planned for every case a campaign checks.)
+type planned struct {
+	e        *Engine
+	p        *profile
+	c        *tensor.Case
+	f        *family
+	out      tensor.Outcome
+	answered bool
+}
+
+func (r planned) run() tensor.Outcome {
+	if r.answered {
+		return r.out
+	}
+	return r.f.eval(r.e, r.p, r.c)
 }

@@ -38,7 +38,7 @@ func (e *Engine) walkSteps(p *profile, c *tensor.Case, build bool) (out tensor.O
 		if !ok {
 			return out, false, false
 		}
-		if out = run(); out.Form != tensor.FormValue {
+		if out = run.run(); out.Form != tensor.FormValue {
 			return out, true, true
 		}
 		vals[j] = out.Value
