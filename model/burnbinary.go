@@ -194,7 +194,7 @@ func (e *evaluation) burnCompare(op string, x, y, out *tensor.Tensor, i int) {
 		lt, eq = intLess(x.Uint(i), y.Uint(i), x.DType), x.Bits(i) == y.Bits(i)
 	}
 	gt := !lt && !eq && !unordered
-	out.SetBool(i, map[string]bool{"eq": eq, "ne": !eq, "lt": lt, "le": lt || eq, "gt": gt, "ge": gt || eq}[op])
+	out.SetBool(i, comparison(op, lt, eq, gt))
 }
 
 // burnIntElement stores x op y of integers; a panic is returned.

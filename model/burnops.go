@@ -108,7 +108,7 @@ func (e *evaluation) burnIntUnary(op string, t, out *tensor.Tensor, i int) *tens
 	d, v := t.DType, t.Int(i)
 	switch op {
 	case "sign":
-		out.SetInt(i, int64(map[bool]int{true: 1}[v > 0]-map[bool]int{true: 1}[v < 0]))
+		out.SetInt(i, signOf(v))
 	case "bitwise_not":
 		out.SetUint(i, ^t.Uint(i))
 	case "square":

@@ -290,7 +290,7 @@ func (e *evaluation) candleCompare(op string, x, y, out *tensor.Tensor, i int) {
 		lt, eq = intLess(x.Uint(i), y.Uint(i), x.DType), x.Bits(i) == y.Bits(i)
 	}
 	gt := !lt && !eq && !unordered
-	r := map[string]bool{"eq": eq, "ne": !eq, "lt": lt, "le": lt || eq, "gt": gt, "ge": gt || eq}[op]
+	r := comparison(op, lt, eq, gt)
 	out.SetBool(i, r)
 	if unordered && e.candleOnMetal() {
 		out.SetUnspecified(i)

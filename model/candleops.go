@@ -86,7 +86,7 @@ func (e *evaluation) candleIntUnary(name string, t, out *tensor.Tensor) tensor.O
 		case name == "sign" && d.IsUnsigned():
 			out.SetUint(i, min(t.Uint(i), 1))
 		case name == "sign":
-			out.SetInt(i, int64(map[bool]int{true: 1}[v > 0]-map[bool]int{true: 1}[v < 0]))
+			out.SetInt(i, signOf(v))
 		case name == "abs" && d.IsSigned() && v < 0:
 			if v == d.MinInt() {
 				e.use(rustOverflow)

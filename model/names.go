@@ -3,21 +3,52 @@ package model
 import "github.com/tfuzz/tfuzz/tensor"
 
 // torchName is the name PyTorch's C++ messages give a dtype ("not implemented for 'Byte'").
-func torchName(d tensor.DType) string {
-	return map[tensor.DType]string{
-		tensor.Bool: "Bool", tensor.U8: "Byte", tensor.I8: "Char", tensor.I16: "Short",
-		tensor.I32: "Int", tensor.I64: "Long", tensor.U16: "UInt16", tensor.U32: "UInt32",
-		tensor.U64: "UInt64", tensor.F16: "Half", tensor.BF16: "BFloat16", tensor.F32: "Float",
-		tensor.F64: "Double", tensor.C64: "ComplexFloat", tensor.C128: "ComplexDouble",
-	}[d]
+func torchName(d tensor.DType) string { return torchNames[d] }
+
+var torchNames = [tensor.C128 + 1]string{
+	tensor.Bool: "Bool", tensor.U8: "Byte", tensor.I8: "Char", tensor.I16: "Short",
+	tensor.I32: "Int", tensor.I64: "Long", tensor.U16: "UInt16", tensor.U32: "UInt32",
+	tensor.U64: "UInt64", tensor.F16: "Half", tensor.BF16: "BFloat16", tensor.F32: "Float",
+	tensor.F64: "Double", tensor.C64: "ComplexFloat", tensor.C128: "ComplexDouble",
 }
 
 // pyName is the name NumPy, JAX and PyTorch's Python layer give a dtype ("int8", "bfloat16").
-func pyName(d tensor.DType) string {
-	return map[tensor.DType]string{
-		tensor.Bool: "bool", tensor.U8: "uint8", tensor.I8: "int8", tensor.I16: "int16",
-		tensor.I32: "int32", tensor.I64: "int64", tensor.U16: "uint16", tensor.U32: "uint32",
-		tensor.U64: "uint64", tensor.F16: "float16", tensor.BF16: "bfloat16", tensor.F32: "float32",
-		tensor.F64: "float64", tensor.C64: "complex64", tensor.C128: "complex128",
-	}[d]
+func pyName(d tensor.DType) string { return pyNames[d] }
+
+var pyNames = [tensor.C128 + 1]string{
+	tensor.Bool: "bool", tensor.U8: "uint8", tensor.I8: "int8", tensor.I16: "int16",
+	tensor.I32: "int32", tensor.I64: "int64", tensor.U16: "uint16", tensor.U32: "uint32",
+	tensor.U64: "uint64", tensor.F16: "float16", tensor.BF16: "bfloat16", tensor.F32: "float32",
+	tensor.F64: "float64", tensor.C64: "complex64", tensor.C128: "complex128",
+}
+
+// comparison is the result of comparison op ("eq", "ne", "lt", "le", "gt",
+// "ge") of two values whose order is lt, eq or gt (none: unordered, a NaN).
+func comparison(op string, lt, eq, gt bool) bool {
+	switch op {
+	case "eq":
+		return eq
+	case "ne":
+		return !eq
+	case "lt":
+		return lt
+	case "le":
+		return lt || eq
+	case "gt":
+		return gt
+	case "ge":
+		return gt || eq
+	}
+	return false
+}
+
+// signOf is -1, 0 or 1 as v is negative, zero or positive.
+func signOf(v int64) int64 {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
 }

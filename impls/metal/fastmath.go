@@ -131,5 +131,15 @@ func lowestBit(x float64) float64 {
 
 // precision returns the significand bits of a float type.
 func (t mslType) precision() int {
-	return map[mslType]int{tHalf: 11, tBfloat: 8, tFloat: 24, tDouble: 53}[t]
+	switch t {
+	case tHalf:
+		return 11
+	case tBfloat:
+		return 8
+	case tFloat:
+		return 24
+	case tDouble:
+		return 53
+	}
+	return 0
 }
