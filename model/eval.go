@@ -83,6 +83,9 @@ type evaluation struct {
 	used      int // calls of use, repeated rules included
 	// dt: the dtype argument of a Python reduction (pydtypearg.go), or nil
 	dt *dtypeArg
+	// opInfo is op()'s answer for the case opOf
+	opOf   *tensor.Case
+	opInfo tensor.OpInfo
 }
 
 // use records that rule r decided (part of) the outcome.
@@ -111,9 +114,14 @@ func (e *evaluation) warn(format string, args ...any) {
 	e.warnings = append(e.warnings, w)
 }
 
+// op is the catalog entry of e.c's op (kept: families ask for it several
+// times a case).
 func (e *evaluation) op() tensor.OpInfo {
-	op, _ := tensor.LookupOp(e.c.Op)
-	return op
+	if e.opOf != e.c {
+		e.opInfo, _ = tensor.LookupOp(e.c.Op)
+		e.opOf = e.c
+	}
+	return e.opInfo
 }
 
 // ordinaryRules name the case where no special rule applies: the op's plain
