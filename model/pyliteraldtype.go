@@ -171,7 +171,9 @@ func (e *evaluation) torchStoreScalar(el literalElem, out *tensor.Tensor, i int)
 	return nil
 }
 
-// numpySetItem is NumPy's setitem of element el into out[i] (NumPy 2).
+// numpySetItem is NumPy's setitem of element el into out[i] (NumPy 2; a
+// complex D takes PyComplex_AsCComplex's real part, bfloat16 ml_dtypes'
+// CastToCustomFloat: numpy.arange.dtype.bf16).
 func (e *evaluation) numpySetItem(el literalElem, out *tensor.Tensor, i int) *tensor.Outcome {
 	d := out.DType
 	rule := numpyLiteralDType
@@ -184,12 +186,23 @@ func (e *evaluation) numpySetItem(el literalElem, out *tensor.Tensor, i int) *te
 	switch {
 	case d == tensor.Bool:
 		out.SetBool(i, literalTruthy(el))
-	case d.IsFloat():
+	case d == tensor.BF16: // ml_dtypes' CastToCustomFloat: through float, no warning
+		if el.Kind == litFloat {
+			out.SetFloat(i, roundTo(roundTo(literalFloat(el), tensor.F32), d))
+			return nil
+		}
+		v := literalInt(el)
+		if !v.IsInt64() {
+			return overflow("OverflowError: Python int too large to convert to C long")
+		}
+		f, _ := new(big.Float).SetInt(v).Float32() // static_cast<float>(long)
+		out.SetFloat(i, roundTo(float64(f), d))
+	case d.IsFloat(), d.IsComplex(): // a complex D: PyComplex_AsCComplex, the real part
 		f, ok := literalDouble(el)
 		if !ok {
 			return overflow("OverflowError: int too large to convert to float")
 		}
-		r := roundTo(f, d)
+		r := roundTo(f, d.Component())
 		if math.IsInf(r, 0) && !math.IsInf(f, 0) {
 			e.warn("RuntimeWarning: overflow encountered in cast")
 		}
