@@ -108,8 +108,7 @@ type jaxStart struct {
 	ok bool
 }
 
-// jaxConvertStart is convert_element_type(start, d); done is its error or
-// the model's silence.
+// jaxConvertStart is convert_element_type(start, d); done is its error.
 func (e *evaluation) jaxConvertStart(start arangeBound, d tensor.DType) (jaxStart, *tensor.Outcome) {
 	if start.isFloat { // np.asarray(start, dtype=d): d's setitem
 		tmp := tensor.New(d, 1)
@@ -125,10 +124,7 @@ func (e *evaluation) jaxConvertStart(start arangeBound, d tensor.DType) (jaxStar
 	}
 	v := start.i
 	object := !v.IsInt64() && !(v.Sign() > 0 && v.IsUint64()) // np.asarray(start) is an object array
-	switch {
-	case object && d == tensor.BF16:
-		return jaxStart{}, outcomePtr(e.unsupported(pyArangeDTypeOpen, "tfuzz: jnp.arange(%s, dtype=bfloat16): the object array's cast is not established", v))
-	case object && d != tensor.Bool: // the cast is d's setitem of the Python int
+	if object && d != tensor.Bool { // the cast is d's setitem of the Python int (bfloat16's: PyLong_AsLong refuses it)
 		if o := e.numpySetItem(literalElem{Kind: litInt, Text: v.String()}, tensor.New(d, 1), 0); o != nil {
 			return jaxStart{}, o
 		}

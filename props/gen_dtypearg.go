@@ -58,11 +58,11 @@ func (s *scope) reduceDType(d *draw, dt tensor.DType) tensor.DType {
 // floats into an integer or bool dtype (truncation, NaN and range checks),
 // one of ints and bools into a narrow or unsigned integer dtype (out-of-range
 // ints: PyTorch's unsigned wrap of negatives, NumPy 2's OverflowError) or
-// f16/bf16 (one rounding or two); the rest take any real dtype, 64-bit ones
-// under JAX x32 included.
+// f16/bf16 (one rounding or two); the rest take any dtype, complex ones and
+// 64-bit ones under JAX x32 included.
 func literalDTypeArg(d *draw, lit string) tensor.DType {
 	if !d.coin() {
-		return pick(d, dtypeArgTargets)
+		return pick(d, creationDTypeTargets)
 	}
 	if strings.Contains(lit, ".") || strings.Contains(lit, "inf") || strings.Contains(lit, "nan") {
 		return pick(d, []tensor.DType{tensor.Bool, tensor.U8, tensor.I8, tensor.I16, tensor.I32, tensor.U32, tensor.I64, tensor.U64})
@@ -82,12 +82,12 @@ func arangeDTypeArg(d *draw) tensor.DType {
 	if d.coin() {
 		return pick(d, []tensor.DType{tensor.U8, tensor.I8, tensor.I16, tensor.F16, tensor.BF16})
 	}
-	return pick(d, arangeDTypeTargets)
+	return pick(d, creationDTypeTargets)
 }
 
-// arangeDTypeTargets are the dtype arguments arange draws beyond the narrow
-// ones: every dtype.
-var arangeDTypeTargets = append(append([]tensor.DType{}, dtypeArgTargets...), tensor.C64, tensor.C128)
+// creationDTypeTargets are the dtype arguments arange and from_literal draw
+// beyond their special ones: every dtype, complex ones included.
+var creationDTypeTargets = append(append([]tensor.DType{}, dtypeArgTargets...), tensor.C64, tensor.C128)
 
 // arangeEdgeFloatBounds draws float bounds around an edge of dt: a start a
 // half below the edge (an integer dtype truncates it, NumPy's next = start

@@ -49,13 +49,11 @@ func burnFW(fw framework) bool { return fw == fwBurn }
 func anyFW(framework) bool     { return true }
 
 var gaps = []gap{
-	{"complex arithmetic in the Python frameworks (complex tensors, Python complex numbers, casts to complex; arange with a complex dtype excepted)", python,
-		func(c *tensor.Case) bool { return hasComplex(c) && c.Op != "arange" }},
+	{"complex arithmetic in the Python frameworks (complex tensors, Python complex numbers, casts to complex; arange and from_literal with a complex dtype excepted)", python,
+		func(c *tensor.Case) bool { return hasComplex(c) && c.Op != "arange" && c.Op != "from_literal" }},
 	{"complex matmul", anyFW, func(c *tensor.Case) bool { return c.Op == "matmul" && hasComplex(c) }},
 	{"complex inputs in the Rust frameworks without a complex dtype (burn, candle: the model may answer the host data's conversion first)",
 		func(fw framework) bool { return fw == fwBurn || fw == fwCandle }, hasComplex},
-	{"from_literal's bfloat16 dtype in NumPy and JAX (ml_dtypes' setitem: the model answers unsupported)", func(fw framework) bool { return fw == fwNumPy || fw == fwJAX },
-		func(c *tensor.Case) bool { return c.Op == "from_literal" && c.Attrs.DType == tensor.BF16 }},
 	{"PyTorch's cumsum of a 0-dim input into another dtype (the model leaves result.fill_'s checked Scalar conversion unsupported)", func(fw framework) bool { return fw == fwPyTorch },
 		func(c *tensor.Case) bool {
 			if c.Op != "cumsum" || len(c.Args) == 0 {

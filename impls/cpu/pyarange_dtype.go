@@ -11,8 +11,7 @@ import (
 // numpy.arange.dtype.bf16, jax.arange.dtype): int and float bounds, every
 // dtype. The engine declines what the model leaves unstated
 // (python.arange.dtype.not-modeled: PyTorch's bounds where its releases'
-// checks part, JAX's bfloat16 of a start beyond int64) and ranges past the
-// case limit. The frameworks' own steps: pyarange_torch.go,
+// checks part) and ranges past the case limit. The frameworks' own steps: pyarange_torch.go,
 // pyarange_numpy.go, pyarange_jax.go.
 
 // typedArange is an arange with a dtype argument, read from the case.
@@ -59,7 +58,7 @@ func typedArangeRun(p *profile, ta typedArange) arangeRun {
 	case fwNumPy:
 		return numpyArangeRun(ta)
 	}
-	return jaxArangeRun(ta)
+	return jaxArangeRun(p, ta)
 }
 
 // typedArangeSupports declines what the model leaves unstated and ranges
@@ -91,7 +90,7 @@ func typedArangeEval(p *profile, c *tensor.Case) tensor.Outcome {
 		case fwNumPy:
 			stop = numpyArangeFill(p, ta, out)
 		default:
-			jaxArangeFill(ta, out)
+			jaxArangeFill(p, ta, out)
 		}
 		res = tensor.ValueOutcome(out)
 		if stop != nil {

@@ -32,7 +32,7 @@ func jaxFromZero(ta typedArange) bool {
 
 // jaxArangeRun sizes the range, converts start and checks the iota's dtype,
 // in jnp.arange's order.
-func jaxArangeRun(ta typedArange) arangeRun {
+func jaxArangeRun(p *profile, ta typedArange) arangeRun {
 	fail := func(class tensor.ErrorClass, msg string) arangeRun {
 		return arangeRun{res: outcomeOf(tensor.ErrorOutcome(class, "%s", msg))}
 	}
@@ -62,8 +62,8 @@ func jaxArangeRun(ta typedArange) arangeRun {
 		count = math.Ceil(diff)
 	}
 	if !zero {
-		if _, stopped, declined := jaxConvert(ta); stopped != nil || declined {
-			return arangeRun{res: stopped, declined: declined}
+		if _, stopped := jaxConvert(p, ta); stopped != nil {
+			return arangeRun{res: stopped}
 		}
 	}
 	switch {
@@ -81,48 +81,44 @@ func jaxArangeRun(ta typedArange) arangeRun {
 // an int through np.asarray(start).astype(D) (int64, uint64, or an object
 // array cast by D's setitem), a float through np.asarray(start, dtype=D),
 // whose OverflowError sends it to XLA's conversion.
-func jaxConvert(ta typedArange) (v jaxStartValue, stopped *tensor.Outcome, declined bool) {
+func jaxConvert(p *profile, ta typedArange) (v jaxStartValue, stopped *tensor.Outcome) {
 	d := ta.d
 	c := d.Component()
 	if ta.lo.isFloat {
 		x := ta.lo.f
 		switch {
 		case d == tensor.Bool:
-			return v, nil, false
+			return v, nil
 		case d == tensor.BF16:
 			x = float64(float32(x)) // ml_dtypes: through float
 		case !c.IsFloat():
 			w, err := numpyStoreTruncated(x, d)
 			if err != nil {
-				return v, nil, false // caught: XLA converts it
+				return v, nil // caught: XLA converts it
 			}
-			return jaxIntStart(w, d), nil, false
+			return jaxIntStart(w, d), nil
 		}
 		r := wordFloat(floatWord(x, c), c)
-		return jaxStartValue{x: r, known: !math.IsInf(r, 0)}, nil, false
+		return jaxStartValue{x: r, known: !math.IsInf(r, 0)}, nil
 	}
 	z := ta.lo.i
 	object := !z.IsInt64() && !(z.Sign() > 0 && z.IsUint64())
-	if object && d != tensor.Bool {
-		switch {
-		case d == tensor.BF16:
-			return v, nil, true // the object cast into ml_dtypes: unstated
-		case !c.IsFloat():
-			return v, rangeError("OverflowError: Python int too large to convert to C long"), false
-		case math.IsInf(ta.lo.f, 0):
-			return v, rangeError("OverflowError: int too large to convert to float"), false
+	if object && d != tensor.Bool { // the object array's cast is d's setitem of the Python int
+		num, _ := pyWord(ta.loText)
+		if _, err := numpyStoreNumber(p, num, c); err != nil {
+			return v, err
 		}
 	}
 	switch {
 	case d == tensor.Bool:
-		return v, nil, false
+		return v, nil
 	case c.IsFloat(): // the start is known when D holds it exactly
 		r := wordFloat(floatWord(ta.lo.f, c), c)
 		exact := new(big.Float).SetFloat64(ta.lo.f).Cmp(new(big.Float).SetInt(z)) == 0
-		return jaxStartValue{x: r, known: exact && r == ta.lo.f && !math.IsInf(r, 0)}, nil, false
+		return jaxStartValue{x: r, known: exact && r == ta.lo.f && !math.IsInf(r, 0)}, nil
 	}
 	low := new(big.Int).And(z, new(big.Int).SetUint64(math.MaxUint64)).Uint64() // two's complement's low 64 bits
-	return jaxIntStart(low&wordMask(d), d), nil, false
+	return jaxIntStart(low&wordMask(d), d), nil
 }
 
 // jaxIntStart is the integer start whose word in d is w.
@@ -135,11 +131,11 @@ func jaxIntStart(w uint64, d tensor.DType) jaxStartValue {
 }
 
 // jaxArangeFill adds iota to the converted start (0 from zero).
-func jaxArangeFill(ta typedArange, out *tensor.Tensor) {
+func jaxArangeFill(p *profile, ta typedArange, out *tensor.Tensor) {
 	d := ta.d
 	v := jaxStartValue{known: true}
 	if !jaxFromZero(ta) {
-		v, _, _ = jaxConvert(ta)
+		v, _ = jaxConvert(p, ta)
 	}
 	for k := 0; k < out.Len(); k++ {
 		if !v.known {

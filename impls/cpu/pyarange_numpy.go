@@ -87,23 +87,12 @@ func numpyArangeFill(p *profile, ta typedArange, out *tensor.Tensor) *tensor.Out
 	return nil
 }
 
-// numpyArangeStore is D's setitem of num into element k: NumPy's own for
-// bool, integers and f16/f32/f64; PyComplex_AsCComplex's real part for a
-// complex D; ml_dtypes' CastToCustomFloat for bfloat16.
+// numpyArangeStore is D's setitem of num into element k: NumPy's own (and
+// ml_dtypes' for bfloat16), PyComplex_AsCComplex's real part for a complex
+// D.
 func numpyArangeStore(p *profile, num pyNumber, out *tensor.Tensor, k int) *tensor.Outcome {
 	d := out.DType
 	switch {
-	case d == tensor.BF16:
-		var f float32
-		if num.kind == tensor.ScalarFloat {
-			f = float32(num.f) // T(double) goes through float
-		} else {
-			if beyondInt64(num) {
-				return rangeError("OverflowError: Python int too large to convert to C long")
-			}
-			f = float32(pySignedInt(num)) // T(static_cast<float>(long))
-		}
-		out.Data[k] = uint64(f32ToBF16(f))
 	case d.IsComplex():
 		if num.kind == tensor.ScalarInt && math.IsInf(num.f, 0) {
 			return rangeError("OverflowError: int too large to convert to float")
@@ -117,14 +106,6 @@ func numpyArangeStore(p *profile, num pyNumber, out *tensor.Tensor, k int) *tens
 		out.Data[k] = w
 	}
 	return nil
-}
-
-// pySignedInt is the int64 value of an int known to fit int64.
-func pySignedInt(n pyNumber) int64 {
-	if n.neg {
-		return -int64(n.mag)
-	}
-	return int64(n.mag)
 }
 
 // numpyIntArangeFill is @NAME@_fill of an integer dtype: delta is
