@@ -124,7 +124,9 @@ func (e *evaluation) jaxConvertStart(start arangeBound, d tensor.DType) (jaxStar
 	}
 	v := start.i
 	object := !v.IsInt64() && !(v.Sign() > 0 && v.IsUint64()) // np.asarray(start) is an object array
-	if object && d != tensor.Bool { // the cast is d's setitem of the Python int (bfloat16's: PyLong_AsLong refuses it)
+	// an object array's cast is d's setitem of the Python int (bfloat16's:
+	// PyLong_AsLong refuses it)
+	if object && d != tensor.Bool {
 		if o := e.numpySetItem(literalElem{Kind: litInt, Text: v.String()}, tensor.New(d, 1), 0); o != nil {
 			return jaxStart{}, o
 		}
