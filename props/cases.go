@@ -285,8 +285,11 @@ func (s *scope) drawOp(d *draw, op *scopeOp, dt tensor.DType) *tensor.Case {
 		start, end := genArangeBounds(d, pick(d, kinds))
 		if !s.rust && d.oneIn(4) {
 			c.Attrs.DType = arangeDTypeArg(d) // gen_dtypearg.go
-			if d.oneIn(3) {
+			switch {
+			case d.oneIn(3):
 				start, end = arangeEdgeBounds(d, c.Attrs.DType)
+			case d.oneIn(3):
+				start, end = arangeEdgeFloatBounds(d, c.Attrs.DType)
 			}
 		}
 		c.Attrs.Start, c.Attrs.End = &start, &end

@@ -2,6 +2,7 @@ package props
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -57,11 +58,11 @@ func (s *scope) reduceDType(d *draw, dt tensor.DType) tensor.DType {
 // floats into an integer or bool dtype (truncation, NaN and range checks),
 // one of ints and bools into a narrow or unsigned integer dtype (out-of-range
 // ints: PyTorch's unsigned wrap of negatives, NumPy 2's OverflowError) or
-// f16/bf16 (one rounding or two); the rest take any real dtype, 64-bit ones
-// under JAX x32 included.
+// f16/bf16 (one rounding or two); the rest take any dtype, complex ones and
+// 64-bit ones under JAX x32 included.
 func literalDTypeArg(d *draw, lit string) tensor.DType {
 	if !d.coin() {
-		return pick(d, dtypeArgTargets)
+		return pick(d, creationDTypeTargets)
 	}
 	if strings.Contains(lit, ".") || strings.Contains(lit, "inf") || strings.Contains(lit, "nan") {
 		return pick(d, []tensor.DType{tensor.Bool, tensor.U8, tensor.I8, tensor.I16, tensor.I32, tensor.U32, tensor.I64, tensor.U64})
@@ -73,13 +74,54 @@ func literalDTypeArg(d *draw, lit string) tensor.DType {
 // end, dtype=D)), in a quarter of its Python cases. Half the draws are the
 // narrow dtypes where the frameworks part: u8/i8/i16 (PyTorch's wrap,
 // NumPy 2's OverflowError at start or start + 1, JAX's iota past the range)
-// and f16/bf16 (rounding past 2^11 and 2^8); the rest any dtype (u16/u32/u64
-// lack a PyTorch kernel, 64-bit ones are truncated under JAX x32).
+// and f16/bf16 (rounding past 2^11 and 2^8); the rest any dtype, complex
+// ones included (u16/u32/u64, bool and complex lack a PyTorch kernel, bool
+// has no NumPy fill past two elements and no JAX iota, 64-bit ones are
+// truncated under JAX x32).
 func arangeDTypeArg(d *draw) tensor.DType {
 	if d.coin() {
 		return pick(d, []tensor.DType{tensor.U8, tensor.I8, tensor.I16, tensor.F16, tensor.BF16})
 	}
-	return pick(d, dtypeArgTargets)
+	return pick(d, creationDTypeTargets)
+}
+
+// creationDTypeTargets are the dtype arguments arange and from_literal draw
+// beyond their special ones: every dtype, complex ones included.
+var creationDTypeTargets = append(append([]tensor.DType{}, dtypeArgTargets...), tensor.C64, tensor.C128)
+
+// arangeEdgeFloatBounds draws float bounds around an edge of dt: a start a
+// half below the edge (an integer dtype truncates it, NumPy's next = start
+// + 1 then crosses the edge), a start in (-1, 0) (truncated, it and its
+// next are both 0: NumPy steps by 0), or for a float dtype a fractional
+// start past the last exact integer or past the dtype's largest value (an
+// f16 start of 70000.5 is inf).
+func arangeEdgeFloatBounds(d *draw, dt tensor.DType) (start, end string) {
+	if d.oneIn(4) {
+		return pick(d, []string{"-0.5", "-0.25", "-0.75"}), pick(d, []string{"2", "3.0", "4.5"})
+	}
+	edge, _ := new(big.Int).SetString(pick(d, arangeEdgeValues(dt)), 10)
+	from := new(big.Int).Sub(edge, big.NewInt(int64(d.between(1, 3))))
+	to := new(big.Int).Add(edge, big.NewInt(int64(d.between(1, 4))))
+	return from.String() + ".5", to.String() + pick(d, []string{"", ".0", ".5"})
+}
+
+// arangeEdgeValues are the integers an edge float range of dt crosses.
+func arangeEdgeValues(dt tensor.DType) []string {
+	switch {
+	case dt == tensor.F16:
+		return []string{"2048", "65504", "70000"}
+	case dt == tensor.BF16:
+		return []string{"256", "16777216"}
+	case dt == tensor.F32 || dt == tensor.C64:
+		return []string{"16777216", "8388608"}
+	case dt == tensor.F64 || dt == tensor.C128:
+		return []string{"4503599627370496", "9007199254740992"}
+	case dt.IsSigned():
+		return []string{strconv.FormatInt(dt.MaxInt(), 10), strconv.FormatInt(dt.MinInt()+2, 10)}
+	case dt.IsUnsigned():
+		return []string{strconv.FormatUint(dt.MaxUint(), 10), "1"}
+	}
+	return []string{"1", "2"}
 }
 
 // arangeEdgeBounds draws integer bounds around an edge of dt: a range

@@ -40,7 +40,7 @@ func defaultFloat(p *profile) tensor.DType {
 // ------------------------------------------------------------- literals
 
 func pyLiteralSupports(p *profile, c *tensor.Case) bool {
-	return c.Attrs.Literal != nil && (!c.Attrs.DType.Valid() || literalDTypeSupports(p, c.Attrs.DType))
+	return c.Attrs.Literal != nil
 }
 
 // pyLiteralEval is torch.tensor / np.array / jnp.array of a literal.

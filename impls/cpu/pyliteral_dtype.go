@@ -15,13 +15,6 @@ import (
 // stores as NumPy does (policies pytorch.from-literal.dtype,
 // numpy.from-literal.dtype, jax.from-literal.dtype).
 
-// literalDTypeSupports declines what the model leaves unsupported (policy
-// python.from-literal.dtype.not-established): complex dtypes, and bfloat16
-// outside PyTorch.
-func literalDTypeSupports(p *profile, d tensor.DType) bool {
-	return !d.IsComplex() && (d != tensor.BF16 || p.fw == fwPyTorch)
-}
-
 // literalStore converts one Python number into the storage word of d, or
 // returns the error it raises.
 type literalStore func(p *profile, n pyNumber, d tensor.DType) (uint64, *tensor.Outcome)
@@ -38,12 +31,16 @@ func pyLiteralDTypeEval(p *profile, d tensor.DType, nums []pyNumber, shape []int
 		d = narrow32(d)
 	}
 	out := tensor.New(d, shape...)
+	step := 1
+	if d.IsComplex() { // the real part is stored as into the component dtype (PyComplex_AsCComplex
+		step = 2 // gives what PyFloat_AsDouble does for a real number); the imaginary part stays 0
+	}
 	for i, n := range nums {
-		w, o := store(p, n, d)
+		w, o := store(p, n, d.Component())
 		if o != nil {
 			return *o
 		}
-		out.Data[i] = w
+		out.Data[i*step] = w
 	}
 	res := tensor.ValueOutcome(out)
 	res.Warnings = warn
@@ -147,7 +144,7 @@ func torchStoreNumber(p *profile, n pyNumber, d tensor.DType) (uint64, *tensor.O
 	return w, nil
 }
 
-// numpyStoreNumber is NumPy 2's setitem.
+// numpyStoreNumber is NumPy 2's setitem (bfloat16: ml_dtypes').
 func numpyStoreNumber(p *profile, n pyNumber, d tensor.DType) (uint64, *tensor.Outcome) {
 	switch {
 	case d == tensor.Bool:
@@ -155,6 +152,19 @@ func numpyStoreNumber(p *profile, n pyNumber, d tensor.DType) (uint64, *tensor.O
 			return 1, nil
 		}
 		return 0, nil
+	case d == tensor.BF16: // ml_dtypes' CastToCustomFloat: through float
+		if n.kind == tensor.ScalarFloat {
+			return uint64(f32ToBF16(float32(n.f))), nil
+		}
+		n = asInt(n)
+		if beyondInt64(n) {
+			return 0, rangeError("OverflowError: Python int too large to convert to C long")
+		}
+		l := int64(n.mag)
+		if n.neg {
+			l = -l
+		}
+		return uint64(f32ToBF16(float32(l))), nil
 	case d.IsFloat():
 		if n.kind == tensor.ScalarInt && math.IsInf(n.f, 0) {
 			return 0, rangeError("OverflowError: int too large to convert to float")
