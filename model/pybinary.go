@@ -94,6 +94,7 @@ type pyBin struct {
 	// predSelect is the operand (0 or 1) of a JAX mul or div that XLA's
 	// algebraic simplifier turns into select(pred, ..., 0); -1 for none.
 	predSelect int
+	argSpace   [2]pyArg // args' backing array: a binary op has two
 }
 
 func (e *evaluation) pyBinary() tensor.Outcome {
@@ -101,6 +102,7 @@ func (e *evaluation) pyBinary() tensor.Outcome {
 		return e.unsupported(noTruncDiv, "%s has no truncating division (torch.div rounding_mode='trunc')", e.p.Framework)
 	}
 	b := &pyBin{e: e, op: e.c.Op, predSelect: -1}
+	b.args = b.argSpace[:0]
 	for _, a := range e.c.Args {
 		if a.IsScalar() {
 			b.args = append(b.args, pyArg{s: a.Scalar})

@@ -285,6 +285,13 @@ func rustReducedGroups(shape []int, reduce []bool) (outShape []int, groups [][]i
 	}
 	groups = make([][]int, tensor.NumElements(outShape))
 	n := tensor.NumElements(shape)
+	if len(groups) > 0 { // every group holds n / len(groups) elements: one backing array
+		per := n / len(groups)
+		backing := make([]int, 0, n)
+		for o := range groups {
+			groups[o] = backing[o*per : o*per : (o+1)*per]
+		}
+	}
 	for i := 0; i < n; i++ {
 		rem, o, stride := i, 0, 1
 		for k := len(shape) - 1; k >= 0; k-- {
