@@ -20,7 +20,6 @@ type redGeom struct {
 	outShape        []int // the result's shape
 	numel           int
 	dim             int  // the reduced dim (-1: every element)
-	strided         bool // one group whose elements step through storage (inner == 1 all the same)
 	zeroDim         bool // a 0-dim input reduced along dim 0 or -1
 }
 

@@ -716,7 +716,7 @@ func (e *evaluation) torchCPUSumPlan(prod, mean bool, d tensor.DType, g redGeom,
 	if mean {
 		elem = opmath(d) // mean converts f16/bf16 to f32 before summing
 	}
-	contig := g.contiguous() && !g.strided
+	contig := g.contiguous()
 	for _, w := range widths {
 		if prod {
 			p.orders = append(p.orders, TorchCPUProdOrder(w, d, contig))

@@ -16,13 +16,13 @@ import (
 var (
 	torchViewIter = newRule("pytorch.cpu.reduce.view-iterator",
 		"on the CPU a float sum, prod or mean of a view not in row-major order runs its kernel over TensorIterator's iteration: the view's strides (a slice multiplies the stride by its step, expand gives a broadcast dim stride 0), the output contiguous with stride 0 on the reduced dims; reorder_dimensions insertion-sorts the dims fastest first, the output's strides deciding before the input's (reduced dims first; the kept ones in the result's order; equal strides put the larger dim later; a zero stride is ambiguous and passes), coalesce_dimensions merges neighbours whose strides chain in both; parallel_reduce (under GRAIN_SIZE elements) calls the 2-d loop once per position of the dims after the first two, in order. cascade_sum moves a reduced dim 1 first, then per block: no reduced dim: out + x; input stride 1 along the reduced dim and size0 >= vec: vectorized_inner_sum per row; input stride 1 along dim 1 and size1 >= vec: vectorized_outer_sum (columns in whole blocks of 4 vectors of the accumulator: multi_row_sum's cascade, the rest row_sum); a smaller input stride along the reduced dim: scalar_inner_sum (row_sum); else scalar_outer_sum (columns in groups of 4: the cascade, the rest row_sum); each row or column's sum is added to its output, in column order where several share it. prod's binary_kernel_reduce_vec: input stride 1 along the reduced dim: vectorized_inner_reduction (reduction128 over whole blocks of 4 vectors, then the rest in order), else in order",
-		"pytorch c30d1cc7 aten/src/ATen/TensorIterator.cpp reorder_dimensions (should_swap, the insertion sort), compute_strides, coalesce_dimensions, serial_for_each, DimCounter::max_2d_step; aten/src/ATen/native/ReduceOpsUtils.h review_reduce_result (stride 0 inserted), resize_reduction (contiguous result); pytorch 018dc419 aten/src/ATen/native/cpu/SumKernel.cpp cascade_sum, vectorized_inner_sum, vectorized_outer_sum, scalar_inner_sum, scalar_outer_sum, CastStoreAccumulate; pytorch 02560b86 aten/src/ATen/native/cpu/Reduce.h binary_kernel_reduce_vec (is_contiguous_reduction, vectorized_inner_reduction, vectorized_outer_reduction, basic_loop); PyTorch 1.13 (Debian, AVX2, one thread) checked locally: see the counts in corpus/fidelity/README.md")
+		"pytorch c30d1cc7 aten/src/ATen/TensorIterator.cpp reorder_dimensions (should_swap, the insertion sort), compute_strides, coalesce_dimensions, serial_for_each, DimCounter::max_2d_step; aten/src/ATen/native/ReduceOpsUtils.h review_reduce_result (stride 0 inserted), resize_reduction (contiguous result); pytorch 018dc419 aten/src/ATen/native/cpu/SumKernel.cpp cascade_sum, vectorized_inner_sum, vectorized_outer_sum, scalar_inner_sum, scalar_outer_sum, CastStoreAccumulate; pytorch 02560b86 aten/src/ATen/native/cpu/Reduce.h binary_kernel_reduce_vec (is_contiguous_reduction, vectorized_inner_reduction, vectorized_outer_reduction, basic_loop); PyTorch 1.13 (Debian, AVX2, one thread) checked locally on 2100 random views (ranks 1 to 5; permuted, stepped with gaps, broadcast, new leading dims; f32/f64/f16/bf16 sum, prod, mean, with and without dim and keepdim, a quarter with a dtype argument): of 194594 result elements the model gives 188769, every one equal to PyTorch's, and leaves 5825 to pytorch.cpu.reduce.vector-width; of the 3382 elements where the view's result differs from v.contiguous()'s it gives 2789, all equal (the rule before this one gave 40074 of the elements as \"?\"); cases in corpus/fidelity/pytorch-view-reduce.jsonl")
 	torchConvertedView = newRule("pytorch.cpu.reduce.converted-view",
 		"on the CPU a reduction that converts its input first (an f16/bf16 mean sums self.to(f32), a dtype argument D other than the input's reduces self.to(D)) reduces a copy: _to_copy with MemoryFormat::Preserve keeps self's strides when it is non-overlapping and dense, else gives it infer_dense_strides (the dims sorted by stride as TensorIterator sorts them, dense in that order), any rank; the copy is then reduced by pytorch.cpu.reduce.view-iterator",
-		"pytorch ReduceOpsUtils.h make_reduction (self.scalar_type() == in_dtype ? self : self.to(in_dtype)); pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp mean_out (CPU: sum_out in f32 for f16/bf16, div_); TensorConversions.cpp _to_copy (is_non_overlapping_and_dense: empty_strided(self.strides()), else infer_dense_strides); pytorch 18162424 aten/src/ATen/ExpandUtils.cpp infer_dense_strides; c10/core/Contiguity.h _compute_non_overlapping_and_dense; PyTorch 1.13 checked locally (v.permute(1, 0)[::2].half().stride() keeps the permutation)")
+		"pytorch ReduceOpsUtils.h make_reduction (self.scalar_type() == in_dtype ? self : self.to(in_dtype)); pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp mean_out (CPU: sum_out in f32 for f16/bf16, div_); TensorConversions.cpp _to_copy (is_non_overlapping_and_dense: empty_strided(self.strides()), else infer_dense_strides); pytorch 18162424 aten/src/ATen/ExpandUtils.cpp infer_dense_strides; c10/core/Contiguity.h _compute_non_overlapping_and_dense; PyTorch 1.13 checked locally: v.permute(1, 0)[::2].half().stride() keeps the permutation, a 4-d copy too ((60, 10, 1, 20) -> (30, 5, 1, 10)); of the 2100 random views of pytorch.cpu.reduce.view-iterator, 370 converted ones (154 of 4 or 5 dims): 32444 elements given, all equal, 773 left to the vector width (the rule before this one copied a permuted view that is not dense contiguous: 3 elements wrong)")
 	torchAccBufferView = newRule("pytorch.cpu.sum.acc-buffer",
 		"on the CPU an f16/bf16 sum over every dim of a view (of that dtype: a dtype argument that converts reduces a dense copy, whose dims coalesce into one) whose iteration keeps 2 or more dims (should_use_acc_buffer: the 2-d loop's output strides are both 0) sums self.to(Float), laid out by pytorch.cpu.reduce.converted-view, into an f32 buffer by pytorch.cpu.reduce.view-iterator and copies it to the result (one rounding)",
-		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp should_use_acc_buffer, TORCH_IMPL_FUNC(sum_out) (pytorch/pytorch#83149); not in PyTorch 1.13 (it adds into the f16/bf16 output per row): checked locally against 1.13's sum of v.float() rounded once")
+		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp should_use_acc_buffer, TORCH_IMPL_FUNC(sum_out) (pytorch/pytorch#83149); not in PyTorch 1.13, which adds into the f16/bf16 output per row: checked locally against 1.13's v.float().sum() rounded to the dtype, the same computation (52 of the 2100 random views: 17 elements given, all equal, 35 left to the vector width; 14 elements differ from 1.13's own f16/bf16 result)")
 )
 
 // torchKern is the loop that reduces one touch.
@@ -170,10 +170,11 @@ func torchTouchOrder(ts []torchTouch, vec, lanes int, load torchLoad) Order {
 
 // torchViewKey identifies the reduction a torchViewPlans was built for.
 type torchViewKey struct {
-	x          *tensor.Tensor
-	dim        int
-	prod, mean bool
-	d          tensor.DType
+	x                *tensor.Tensor
+	dim              int
+	prod, mean, keep bool
+	converted        bool // a dtype argument converted the input
+	d                tensor.DType
 }
 
 // torchViewPlans is what every output of one reduction of a view shares:
@@ -197,7 +198,7 @@ type torchViewCand struct {
 // order: output k's touches at each vector width the CPU may run.
 func (e *evaluation) torchCPUViewPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
 	x := e.c.Args[0].Tensor
-	key := torchViewKey{x, g.dim, prod, mean, d}
+	key := torchViewKey{x, g.dim, prod, mean, e.c.Attrs.KeepDim(), e.dt != nil && e.dt.cast, d}
 	if e.tview == nil || e.tview.key != key {
 		e.tview = e.torchViewPlans(key, g)
 	}
@@ -220,7 +221,7 @@ func (e *evaluation) torchCPUViewPlan(prod, mean bool, d tensor.DType, g redGeom
 func (e *evaluation) torchViewPlans(key torchViewKey, g redGeom) *torchViewPlans {
 	x := key.x
 	elem := key.d // the dtype the iterator's input has
-	converted := key.mean && isHalf(elem) || e.dt != nil && e.dt.cast
+	converted := key.mean && isHalf(elem) || key.converted
 	if key.mean && isHalf(elem) {
 		elem = tensor.F32
 	}
@@ -241,11 +242,10 @@ func (e *evaluation) torchViewPlans(key torchViewKey, g redGeom) *torchViewPlans
 	if g.zeroDim {
 		dim = -1
 	}
-	keep := e.c.Attrs.KeepDim()
-	dims := torchReduceIter(shape, strides, dim, keep)
+	dims := torchReduceIter(shape, strides, dim, key.keep)
 	if !key.prod && !converted && isHalf(elem) && len(dims) >= 2 && dims[0].out == 0 && dims[1].out == 0 {
 		elem = tensor.F32
-		dims = torchReduceIter(shape, torchCopyStrides(shape, strides), dim, keep)
+		dims = torchReduceIter(shape, torchCopyStrides(shape, strides), dim, key.keep)
 		v.rules = append(v.rules, torchAccBufferView)
 	}
 	widths := []int{64, 32}

@@ -382,8 +382,6 @@ func reduceGroup[F floating](xs []F, pl *floatRedPlan) F {
 		return torchInnerSum(xs, pl.vec, pl.lanes)
 	case ordTorchProd:
 		return torchProdInner(xs, pl.vec, pl.step, 1)
-	case ordTorchRow:
-		return torchRowSum(xs)
 	case ordFree:
 		if pl.step == roundNone {
 			if pl.prod {
