@@ -83,6 +83,9 @@ type evaluation struct {
 	used      int // calls of use, repeated rules included
 	// dt: the dtype argument of a Python reduction (pydtypearg.go), or nil
 	dt *dtypeArg
+	// tview: the plans of the PyTorch CPU view reduction being evaluated
+	// (torchviewreduce.go), shared by its outputs
+	tview *torchViewPlans
 	// opInfo is op()'s answer for the case opOf
 	opOf   *tensor.Case
 	opInfo tensor.OpInfo

@@ -64,21 +64,3 @@ func TestNumPyFullReduceCalls(t *testing.T) {
 		}
 	}
 }
-
-func TestKeptInStorageOrder(t *testing.T) {
-	for _, tt := range []struct {
-		name        string
-		shape, perm []int
-		dim         int
-		want        bool
-	}{
-		{"2-d transpose", []int{3, 2}, []int{1, 0}, 0, true},
-		{"kept dims swapped", []int{2, 3, 4}, []int{2, 1, 0}, 1, false},
-		{"kept dims in order", []int{4, 2, 3}, []int{2, 0, 1}, 0, true},
-		{"a size-1 dim out of order is free", []int{1, 3, 4}, []int{2, 1, 0}, 1, true},
-	} {
-		if got := keptInStorageOrder(tt.shape, tt.perm, tt.dim); got != tt.want {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}

@@ -30,9 +30,6 @@ var (
 	torchMeanDTypeArg = newRule("pytorch.mean.dtype-arg",
 		"PyTorch mean(dtype=D) needs a float D (RuntimeError \"mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: Int\", before any dim check); CPU runs sum_out(self, dtype = f32 for an f16/bf16 D, else D), div_ by N in that dtype, then converts to D; CUDA reduces self.to(D) with mean_stub",
 		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp TORCH_META_FUNC2(mean, dim) (what = \"Optional\"), TORCH_IMPL_FUNC(mean_out) (is_half_type ? ScalarType::Float : dtype; at::sum_out(...).div_(dim_prod); else make_reduction_from_out_ty, mean_stub)")
-	torchAccBuffer = newOpenRule("pytorch.cpu.sum.acc-buffer",
-		"PyTorch CPU sum into an f16/bf16 dtype over all dims of an input whose dims do not coalesce (a non-row-major view) takes should_use_acc_buffer: it sums the original self.to(Float) into an f32 buffer and copies that to D, so inputs are not rounded to D first, in an order not pinned here: an element is specified when every input is exact in D and the group is order-free",
-		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp should_use_acc_buffer, TORCH_IMPL_FUNC(sum_out) (pytorch/pytorch#83149)")
 	torchDTypeArgOpen = newRule("pytorch.reduce.dtype-arg.not-established",
 		"not established from the source, so unsupported here: MPS reductions with a dtype (MPSGraph casts and reduces; no MPS source read, no MPS run), CUDA's kernels for a bool or u16/u32/u64 dtype, and cumsum of a 0-dim input into another dtype (result.fill_(self) converts through a c10::Scalar's checked conversion)",
 		"pytorch 52881c80 aten/src/ATen/native/ReduceOps.cpp impl_func_cum_ops (self.dim() == 0: result.fill_(self)); no MPS or CUDA source read for these").silent()
@@ -190,47 +187,20 @@ func (e *evaluation) groupUnspecified(g redGeom, k int) bool {
 }
 
 // dtypeArgPlan adjusts a float plan for the dtype argument: an order not
-// pinned (NumPy's buffered cast, JAX's f16/bf16, PyTorch's accumulation
-// buffer) leaves only order-free groups, checked in the result's dtype.
-func (e *evaluation) dtypeArgPlan(p *floatPlan, prod bool, x *tensor.Tensor) {
+// pinned (NumPy's buffered cast, JAX's f16/bf16) leaves only order-free
+// groups, checked in the result's dtype. (PyTorch CPU's accumulation buffer
+// is part of its view plan: pytorch.cpu.sum.acc-buffer.)
+func (e *evaluation) dtypeArgPlan(p *floatPlan, prod bool) {
 	if e.dt == nil {
 		return
 	}
 	r := e.dt.open
-	if r == nil && e.torchAccBuffer(x) && !prod {
-		r = torchAccBuffer
-	}
 	if r == nil || p.open != nil {
 		return
 	}
 	p.open, p.check = r, Arith{prod, e.dt.compute}
 	if e.p.Framework == JAX {
 		p.arith = p.check
-	}
-}
-
-// torchAccBuffer reports PyTorch CPU's accumulation-buffer path of a sum
-// into f16/bf16: all dims of a multi-dim input that is not row-major.
-func (e *evaluation) torchAccBuffer(x *tensor.Tensor) bool {
-	in := e.c.Args[0].Tensor
-	return e.p.Framework == PyTorch && e.p.Device == CPU && e.c.Op == "sum" && isHalf(e.dt.result) &&
-		e.c.Attrs.Dim == nil && x.Rank() >= 2 && !rowMajorLayout(in)
-}
-
-// markInexactInputs marks, for PyTorch's accumulation buffer, the inputs
-// that the conversion to D rounded: the buffer sums the unrounded values.
-func (e *evaluation) markInexactInputs(orig, x *tensor.Tensor) {
-	if e.dt == nil || !e.torchAccBuffer(x) {
-		return
-	}
-	for i := 0; i < x.Len(); i++ {
-		if orig.DType.IsInt() && !redSame(intToFloat(uint64(orig.Int(i)), orig.DType, tensor.F64), x.Float(i)) ||
-			orig.DType.IsFloat() && !redSame(orig.Float(i), x.Float(i)) {
-			if e.dt.unspec == nil {
-				e.dt.unspec = make([]bool, x.Len())
-			}
-			e.dt.unspec[i] = true
-		}
 	}
 }
 

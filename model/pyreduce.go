@@ -20,7 +20,6 @@ type redGeom struct {
 	outShape        []int // the result's shape
 	numel           int
 	dim             int  // the reduced dim (-1: every element)
-	strided         bool // one group whose elements step through storage (inner == 1 all the same)
 	zeroDim         bool // a 0-dim input reduced along dim 0 or -1
 }
 
@@ -106,11 +105,9 @@ func (e *evaluation) pyReduce() tensor.Outcome {
 		g.zeroDim = true
 	}
 	if e.c.Attrs.DType.Valid() {
-		orig := x
 		if x, out, failed = e.pyDTypeArg(x, g.numel); failed {
 			return out
 		}
-		e.markInexactInputs(orig, x)
 	}
 	if out, failed := e.pyReduceCheck(x, g); failed {
 		return out
@@ -343,7 +340,7 @@ func (e *evaluation) reduceSumProd(x *tensor.Tensor, g redGeom) tensor.Outcome {
 	for k := range g.groups() {
 		xs := g.floats(x, k)
 		plan := e.sumPlan(prod, false, x.DType, g, k)
-		e.dtypeArgPlan(&plan, prod, x)
+		e.dtypeArgPlan(&plan, prod)
 		v, ok := e.floatReduce(plan, xs)
 		e.setReduced(out, k, v, ok && !e.groupUnspecified(g, k))
 		e.numpyOverflowWarning(v, xs, x.DType == tensor.F16 && e.numpyReduceCalls(g) && !prod)
@@ -499,7 +496,7 @@ func (e *evaluation) reduceMean(x *tensor.Tensor, g redGeom) tensor.Outcome {
 			}
 		}
 		plan := e.sumPlan(false, e.dt == nil, x.DType, g, k) // with a dtype argument the sum is a plain sum in it
-		e.dtypeArgPlan(&plan, false, x)
+		e.dtypeArgPlan(&plan, false)
 		s, ok := e.floatReduce(plan, xs)
 		switch {
 		case ok && e.dt != nil && e.p.Framework != PyTorch:

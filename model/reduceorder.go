@@ -3,7 +3,6 @@ package model
 import (
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -95,7 +94,7 @@ func TorchCPUSumOrder(regBytes int, elem tensor.DType, inner bool, col, ncols in
 	if !inner {
 		return Order{name + "-outer", func(xs []float64, a Arith) float64 {
 			if ncols >= vec && col < ncols/(4*lanes)*4*lanes || ncols < vec && col < ncols/4*4 {
-				return multiRowSum(redColumns(xs, 1), a)[0]
+				return cascadeSum(xs, a)
 			}
 			return rowSum(xs, a)
 		}}
@@ -107,6 +106,10 @@ func TorchCPUSumOrder(regBytes int, elem tensor.DType, inner bool, col, ncols in
 		return vectorizedInnerSum(xs, vec, lanes, load, a)
 	}}
 }
+
+// cascadeSum is one column of multi_row_sum: the values in order with the
+// 4-level cascade of accumulators.
+func cascadeSum(xs []float64, a Arith) float64 { return multiRowSum(redColumns(xs, 1), a)[0] }
 
 // columns views xs as rows of k values.
 func redColumns(xs []float64, k int) [][]float64 {
@@ -223,24 +226,35 @@ func vectorizedInnerSum(xs []float64, vec, lanes int, load torchLoad, a Arith) f
 func TorchCPUProdOrder(regBytes int, elem tensor.DType, inner bool) Order {
 	vec := regBytes / (elem.Bits() / 8)
 	return Order{"pytorch-cpu-reduce-vec", func(xs []float64, a Arith) float64 {
-		block := 4 * vec
-		count := len(xs) / block
-		if !inner || count == 0 {
+		if !inner {
 			return redSequential(xs, a)
 		}
-		acc := append([]float64{}, xs[:block]...)
-		for b := 1; b < count; b++ {
-			for j := range block {
-				acc[j] = a.Op(acc[j], xs[b*block+j])
-			}
-		}
-		lanes := make([]float64, vec)
-		for l := range vec {
-			lanes[l] = a.Op(a.Op(acc[l], acc[vec+l]), a.Op(acc[2*vec+l], acc[3*vec+l]))
-		}
-		r := redFold(lanes[1:], lanes[0], a)
-		return redFold(xs[count*block:], a.Op(a.Identity(), r), a)
+		return prodReduce128(xs, a.Identity(), vec, a)
 	}}
+}
+
+// prodReduce128 is vectorized_inner_reduction of a contiguous row into
+// out: with four vectors of vec elements or more, reduction128 (the first
+// four vectors as accumulators, each later block of four multiplied in,
+// combined (a0*a1)*(a2*a3), the lanes folded in order) multiplied into
+// out, then the rest in order.
+func prodReduce128(xs []float64, out float64, vec int, a Arith) float64 {
+	block := 4 * vec
+	count := len(xs) / block
+	if count == 0 {
+		return redFold(xs, out, a)
+	}
+	acc := append([]float64{}, xs[:block]...)
+	for b := 1; b < count; b++ {
+		for j := range block {
+			acc[j] = a.Op(acc[j], xs[b*block+j])
+		}
+	}
+	lanes := make([]float64, vec)
+	for l := range vec {
+		lanes[l] = a.Op(a.Op(acc[l], acc[vec+l]), a.Op(acc[2*vec+l], acc[3*vec+l]))
+	}
+	return redFold(xs[count*block:], a.Op(out, redFold(lanes[1:], lanes[0], a)), a)
 }
 
 // --- PyTorch CUDA ------------------------------------------------------------------------
@@ -610,133 +624,17 @@ func (e *evaluation) sumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) 
 }
 
 // torchViewSumPlan is sumPlan for a PyTorch view not in row-major order:
-// on the CPU, a view that only permutes its storage reduces as the storage
-// does (over every element, or along the mapped dim when the kept dims of
-// size > 1 keep their storage order); otherwise only order-free groups.
+// on the CPU the kernels' loops over TensorIterator's iteration
+// (torchviewreduce.go); on CUDA and MPS only order-free groups.
 func (e *evaluation) torchViewSumPlan(prod, mean bool, d tensor.DType, g redGeom, k int) floatPlan {
-	x := e.c.Args[0].Tensor
-	base, perm, ok := permutedStorage(x)
-	// make_reduction reduces self.to(in_dtype) when the input's dtype is
-	// not the one reduced in (an f16/bf16 mean's f32, a dtype argument):
-	// _to_copy keeps a dense view's strides and copies any other view
-	// contiguous, which then reduces as a row-major input
-	converted := mean && d != opmath(d) || e.dt != nil && e.dt.cast
-	switch {
-	case e.p.Device != CPU:
-	case converted && !ok && x.Rank() < 4: // suggest_memory_format may pick channels-last for 4 and 5 dims
-		p := e.layoutSumPlan(prod, mean, d, g, k)
-		p.rules = append(p.rules, torchConvertedView)
-		return p
-	}
-	if ok && e.p.Device == CPU {
-		if g.dim < 0 || g.zeroDim {
-			p := e.layoutSumPlan(prod, mean, d, newRedGeom(base, -1, false), 0)
-			order := make([]int, x.Len())
-			for l := range order {
-				order[x.StorageIndex(l)-x.Offset] = l
-			}
-			for i, o := range p.orders {
-				p.orders[i] = permutedOrder(o, order)
-			}
-			p.rules = append(p.rules, torchPermutedView)
-			return p
-		}
-		if keptInStorageOrder(x.Shape, perm, g.dim) {
-			p := e.layoutSumPlan(prod, mean, d, newRedGeom(base, perm[g.dim], false), k)
-			p.rules = append(p.rules, torchPermutedView)
-			return p
-		}
-	}
-	if e.p.Device == CPU && !converted && (g.dim < 0 || g.zeroDim || g.groups() == 1) {
-		if order, stride, ok := torchOneAxis(x); ok {
-			// every element along one axis of the iterator (sorted by the
-			// strides, coalesced): its stride picks cascade_sum's loop
-			sg := newRedGeom([]int{x.Len()}, -1, false)
-			sg.strided = stride != 1
-			p := e.layoutSumPlan(prod, mean, d, sg, 0)
-			for i, o := range p.orders {
-				p.orders[i] = permutedOrder(o, order)
-			}
-			p.rules = append(p.rules, torchStridedView)
-			return p
-		}
+	if e.p.Device == CPU && g.numel > 0 {
+		return e.torchCPUViewPlan(prod, mean, d, g, k)
 	}
 	p := e.layoutSumPlan(prod, mean, d, g, k)
 	if p.open == nil {
 		p.open, p.check = torchViewOrder, p.arith
 	}
 	return p
-}
-
-// torchOneAxis reports whether the elements of t lie along one strided axis
-// of storage (the dims of size > 1 chain when sorted by stride, none of
-// them broadcast): their logical indices in storage order and the stride.
-func torchOneAxis(t *tensor.Tensor) (order []int, stride int, ok bool) {
-	type axis struct{ n, s int }
-	var axes []axis
-	for i, n := range t.Shape {
-		if n == 1 {
-			continue
-		}
-		if t.Strides[i] <= 0 {
-			return nil, 0, false
-		}
-		axes = append(axes, axis{n, t.Strides[i]})
-	}
-	slices.SortFunc(axes, func(a, b axis) int { return a.s - b.s })
-	for i := 1; i < len(axes); i++ {
-		if axes[i].s != axes[i-1].s*axes[i-1].n {
-			return nil, 0, false
-		}
-	}
-	stride = 1
-	if len(axes) > 0 {
-		stride = axes[0].s
-	}
-	order = make([]int, t.Len())
-	for l := range order {
-		order[(t.StorageIndex(l)-t.Offset)/stride] = l
-	}
-	return order, stride, true
-}
-
-// permutedStorage returns the storage shape of a view that only permutes
-// it (no step, no gap, no broadcast) and each view dim's storage dim.
-func permutedStorage(t *tensor.Tensor) (base, perm []int, ok bool) {
-	v := t.View
-	if v == nil || v.Expand != nil || !t.IsView() {
-		return nil, nil, false
-	}
-	shape := v.Permuted()
-	for i, s := range v.Slice {
-		if s != [3]int{0, shape[i], 1} {
-			return nil, nil, false
-		}
-	}
-	perm = v.Permute
-	if perm == nil {
-		perm = make([]int, len(v.Base))
-		for i := range perm {
-			perm[i] = i
-		}
-	}
-	return v.Base, perm, true
-}
-
-// keptInStorageOrder reports whether the view dims other than dim, of size
-// > 1, map to increasing storage dims.
-func keptInStorageOrder(shape, perm []int, dim int) bool {
-	last := -1
-	for i, p := range perm {
-		if i == dim || shape[i] == 1 {
-			continue
-		}
-		if p < last {
-			return false
-		}
-		last = p
-	}
-	return true
 }
 
 // numpyViewSumPlan is sumPlan for a NumPy view not in row-major order: the
@@ -818,7 +716,7 @@ func (e *evaluation) torchCPUSumPlan(prod, mean bool, d tensor.DType, g redGeom,
 	if mean {
 		elem = opmath(d) // mean converts f16/bf16 to f32 before summing
 	}
-	contig := g.contiguous() && !g.strided
+	contig := g.contiguous()
 	for _, w := range widths {
 		if prod {
 			p.orders = append(p.orders, TorchCPUProdOrder(w, d, contig))

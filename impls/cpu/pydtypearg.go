@@ -73,23 +73,19 @@ func convertFor(e *Engine, p *profile, x *tensor.Tensor, to tensor.DType) *tenso
 }
 
 // convertForReduce is convertFor for a reduction's input: PyTorch's
-// self.to(D) keeps the strides of a view that only permutes its storage
-// (policy pytorch.cpu.reduce.converted-view), so the storage is converted
-// and the view kept; any other input is converted to a contiguous tensor.
+// self.to(D) of a tensor that is not row-major is a copy laid out by
+// denseStrides (policy pytorch.cpu.reduce.converted-view), which the
+// reduction then reads through its strides; anything else is converted to
+// a contiguous tensor.
 func convertForReduce(e *Engine, p *profile, x *tensor.Tensor, to tensor.DType) *tensor.Tensor {
-	v := x.View
-	if p.fw != fwPyTorch || x.DType == to || v == nil || v.Expand != nil || !x.IsView() {
-		return convertFor(e, p, x, to)
+	c := convertFor(e, p, x, to)
+	if _, rowMajor := denseOffset(x); p.fw != fwPyTorch || c == x || rowMajor {
+		return c
 	}
-	for i, s := range v.Slice {
-		if s != [3]int{0, v.Permuted()[i], 1} {
-			return convertFor(e, p, x, to)
-		}
-	}
-	st := convertFor(e, p, x.Storage(), to)
-	kept := *x
-	kept.DType, kept.Data, kept.Unspecified = to, st.Data, nil
-	return &kept
+	st := denseStrides(x.Shape, torchStridesOf(x))
+	out := &tensor.Tensor{DType: to, Shape: c.Shape, Strides: st, Data: make([]uint64, len(c.Data))}
+	scatterStrided(out.Data, c.Data, c.Shape, st)
+	return out
 }
 
 // narrowWords relabels the integer tensor t as the integer dtype d,

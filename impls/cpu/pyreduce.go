@@ -31,7 +31,6 @@ type redGeom struct {
 	zeroDim         bool // a 0-dim input reduced along its dim 0 / -1
 	hasDim          bool // the dim attr was given
 	elementwise     bool // NumPy adds each output's values one by one (a view's reduced dim is not innermost)
-	strided         bool // PyTorch: the one group steps through storage (cascade_sum's scalar loop)
 }
 
 func (g *redGeom) groups() int { return g.outer * g.inner }
@@ -256,7 +255,6 @@ const (
 	ordTorchSum                   // cascade_sum of a contiguous group
 	ordTorchOuter                 // cascade_sum of a strided group (per column)
 	ordTorchProd                  // binary_kernel_reduce_vec with reduction128
-	ordTorchRow                   // cascade_sum's row_sum of one strided group (scalar_outer_sum, one column)
 )
 
 // stepRound is the rounding applied after every step of a reduction.
@@ -333,10 +331,6 @@ func planTorchRed(pl floatRedPlan, mean bool, d tensor.DType, g *redGeom) floatR
 	switch {
 	case g.numel >= torchGrain && (g.groups() == 1 || !g.contiguous()):
 		pl.order = ordFree
-	case g.strided && pl.prod:
-		pl.order = ordSeq
-	case g.strided:
-		pl.order = ordTorchRow
 	case pl.prod && g.contiguous():
 		pl.order = ordTorchProd
 	case pl.prod:

@@ -162,7 +162,12 @@ func reduceSumProd(e *Engine, p *profile, prod bool, x *tensor.Tensor, g *redGeo
 	if x.DType == tensor.F16 {
 		round = roundToF16 // NumPy stores each call's result in the f16 output
 	}
-	if x.DType == tensor.F64 {
+	switch {
+	case vr.torch != nil && x.DType == tensor.F64:
+		return encode(e, torchStridedReduce[float64](e, x, vr.torch, &vr.g, &pl), rd, g.shape)
+	case vr.torch != nil:
+		return encode(e, torchStridedReduce[float32](e, x, vr.torch, &vr.g, &pl), rd, g.shape)
+	case x.DType == tensor.F64:
 		return encode(e, viewFloatReduce(e, rowMajor[float64](e, vr.x, x.DType), &vr, &pl, round), rd, g.shape)
 	}
 	return encode(e, viewFloatReduce(e, rowMajor[float32](e, vr.x, x.DType), &vr, &pl, round), rd, g.shape)
@@ -376,9 +381,7 @@ func reduceGroup[F floating](xs []F, pl *floatRedPlan) F {
 	case ordTorchSum:
 		return torchInnerSum(xs, pl.vec, pl.lanes)
 	case ordTorchProd:
-		return torchProdInner(xs, pl.vec, pl.step)
-	case ordTorchRow:
-		return torchRowSum(xs)
+		return torchProdInner(xs, pl.vec, pl.step, 1)
 	case ordFree:
 		if pl.step == roundNone {
 			if pl.prod {
@@ -425,9 +428,16 @@ func reduceMean(e *Engine, p *profile, x *tensor.Tensor, g *redGeom) *tensor.Ten
 	vr := readForView(p, x, g, true)
 	pl := planFloatRed(p, false, true, src, &vr.g)
 	var sums []float64
-	if pl.acc == tensor.F64 {
+	switch {
+	case vr.torch != nil && pl.acc == tensor.F64:
+		sums = torchStridedReduce[float64](e, x, vr.torch, &vr.g, &pl)
+	case vr.torch != nil:
+		for _, v := range torchStridedReduce[float32](e, x, vr.torch, &vr.g, &pl) {
+			sums = append(sums, float64(v))
+		}
+	case pl.acc == tensor.F64:
 		sums = viewFloatReduce(e, rowMajor[float64](e, vr.x, tensor.F64), &vr, &pl, roundNone)
-	} else {
+	default:
 		to := x.DType
 		if !to.IsFloat() {
 			to = tensor.F32

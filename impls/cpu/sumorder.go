@@ -186,16 +186,17 @@ func torchOuterSum[F floating](xs []F, col, ncols, vec, lanes int) F {
 }
 
 // torchProdInner is ATen's binary_kernel_reduce_vec for a product of one
-// contiguous group: from 1 in order, except that with at least four
-// vectors reduction128 keeps four vector accumulators (the first four
-// vectors, then each later block of four multiplied in), combines them as
-// (a0*a1)*(a2*a3) per lane, folds the lanes in order and multiplies in the
-// scalar tail. step rounds every product to f16/bf16.
-func torchProdInner[F floating](xs []F, vec int, step stepRound) F {
+// contiguous group into an output holding init: from init in order,
+// except that with at least four vectors reduction128 keeps four vector
+// accumulators (the first four vectors, then each later block of four
+// multiplied in), combines them as (a0*a1)*(a2*a3) per lane, folds the
+// lanes in order, multiplies that into init and then the scalar tail.
+// step rounds every product to f16/bf16.
+func torchProdInner[F floating](xs []F, vec int, step stepRound, init F) F {
 	block := 4 * vec
 	count := len(xs) / block
 	if count == 0 {
-		return seqProd(xs, 1, step)
+		return seqProd(xs, init, step)
 	}
 	var acc [64]F
 	a := acc[:block]
@@ -212,7 +213,7 @@ func torchProdInner[F floating](xs []F, vec int, step stepRound) F {
 			r = roundStep(r*v, step)
 		}
 	}
-	return seqProd(xs[count*block:], r, step)
+	return seqProd(xs[count*block:], roundStep(init*r, step), step)
 }
 
 // roundStep rounds x by the step rounding s (F is float32 unless s is

@@ -307,11 +307,11 @@ func TestPairwiseAndProdMatchReference(t *testing.T) {
 			var got float64
 			switch d {
 			case tensor.F64:
-				got = torchProdInner(vs, vec, roundNone)
+				got = torchProdInner(vs, vec, roundNone, 1)
 			case tensor.F32:
-				got = float64(torchProdInner(as32(vs), vec, roundNone))
+				got = float64(torchProdInner(as32(vs), vec, roundNone, 1))
 			default:
-				got = float64(torchProdInner(as32(vs), vec, stepRoundOf(d)))
+				got = float64(torchProdInner(as32(vs), vec, stepRoundOf(d), 1))
 			}
 			if !sameFloat(got, want) {
 				t.Errorf("torchProdInner %s n=%d: got %v, want %v", d, n, got, want)

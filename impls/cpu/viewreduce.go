@@ -7,11 +7,10 @@ import (
 )
 
 // Float reductions of views that a framework does not visit in row-major
-// order (policies numpy.reduce.view-order and
-// pytorch.cpu.reduce.permuted-view). The runners read their input in
-// row-major order, so a view is handed to them relaid: a strided tensor
-// over the same storage whose row-major order is the order the framework's
-// kernels read.
+// order (policy numpy.reduce.view-order; PyTorch's are torchview.go). The
+// runners read their input in row-major order, so a NumPy view is handed
+// to them relaid: a strided tensor over the same storage whose row-major
+// order is the order the framework's kernels read.
 //
 // NumPy's reduction iterator orders the axes by the input's strides, the
 // smallest innermost (a stable insertion that skips stride-0 axes), merges
@@ -20,16 +19,13 @@ import (
 // reduced dim that ends up innermost gets one call per output (the
 // contiguous plan); otherwise the outputs are accumulated element by
 // element (the strided plan). Over every element the calls are replayed.
-//
-// PyTorch's TensorIterator sorts a permuted storage back into its storage
-// order: over every element, and along a dim when the other dims of size >
-// 1 keep their storage order, the view reduces as its storage does.
 
 // viewRead is how a reduction reads its input.
 type viewRead struct {
 	x     *tensor.Tensor // read in row-major order
 	g     redGeom        // its geometry (the result's shape is the case's)
 	calls []int          // NumPy over every element: the inner loop's calls (nil: one group)
+	torch *torchStrided  // PyTorch: read through the strides by TensorIterator's loops (nil: row-major)
 }
 
 // npAxis is an axis of NumPy's iterator: size, input stride (0 for size
@@ -42,6 +38,11 @@ type npAxis struct {
 // when mean is set) of profile p.
 func readForView(p *profile, x *tensor.Tensor, g *redGeom, mean bool) viewRead {
 	plain := viewRead{x: x, g: *g}
+	if p.fw == fwPyTorch {
+		// policy pytorch.cpu.reduce.converted-view: mean sums f16/bf16 as f32
+		plain.torch = torchStridedRead(x, g, mean && isHalf(x.DType))
+		return plain
+	}
 	cast := p.fw == fwNumPy && mean && (x.DType == tensor.F16 || !x.DType.IsFloat()) // np.mean sums these as f4 / f8
 	if x.View == nil || x.Rank() == 0 || x.Len() < 2 || !x.DType.IsFloat() && !cast {
 		return plain
@@ -49,11 +50,8 @@ func readForView(p *profile, x *tensor.Tensor, g *redGeom, mean bool) viewRead {
 	if _, dense := denseOffset(x); dense {
 		return plain
 	}
-	switch p.fw {
-	case fwNumPy:
+	if p.fw == fwNumPy {
 		return npViewRead(x, g, cast)
-	case fwPyTorch:
-		return torchViewRead(x, g, mean && x.DType != tensor.F32 && x.DType != tensor.F64)
 	}
 	return plain
 }
@@ -198,81 +196,6 @@ func npCalls(axes []npAxis, numel int, cast bool) []int {
 		}
 	}
 	return calls
-}
-
-// torchViewRead reads a view that only permutes its storage as the
-// storage, when the reduction runs as the storage's would, and a view whose
-// elements step along one storage axis into one output as that axis (not
-// for a mean that converts its f16/bf16 input first: converted says so).
-func torchViewRead(x *tensor.Tensor, g *redGeom, converted bool) viewRead {
-	r := viewRead{x: x, g: *g}
-	v := x.View
-	if (!g.hasDim || g.zeroDim || g.groups() == 1) && !converted {
-		if dims, step, ok := oneStorageAxis(x); ok {
-			r.x = relaid(x, dims)
-			r.g = newRedGeom([]int{x.Len()}, -1, false)
-			r.g.shape, r.g.strided = g.shape, step != 1
-			return r
-		}
-	}
-	if v.Expand != nil || !x.IsView() {
-		return r
-	}
-	for i, s := range v.Slice {
-		if s[0] != 0 || s[2] != 1 || s[1] != v.Permuted()[i] {
-			return r
-		}
-	}
-	storage := &tensor.Tensor{DType: x.DType, Shape: v.Base, Offset: x.Offset, Data: x.Data}
-	if !g.hasDim || g.zeroDim {
-		r.x = storage
-		return r
-	}
-	from := func(i int) int { // the storage dim of view dim i
-		if v.Permute == nil {
-			return i
-		}
-		return v.Permute[i]
-	}
-	prev := -1
-	for i := range x.Rank() {
-		if i == g.dim || x.Shape[i] == 1 {
-			continue
-		}
-		if from(i) < prev {
-			return r // the kept dims leave their storage order
-		}
-		prev = from(i)
-	}
-	r.x = storage
-	r.g = newRedGeom(v.Base, from(g.dim), false)
-	r.g.shape, r.g.hasDim, r.g.dim = g.shape, true, from(g.dim)
-	return r
-}
-
-// oneStorageAxis returns x's dims of size > 1 from the largest stride to
-// the smallest when they tile one storage axis (each stride the next
-// smaller one times its size), and that axis's step.
-func oneStorageAxis(x *tensor.Tensor) (dims []int, step int, ok bool) {
-	for d, n := range x.Shape {
-		if n > 1 {
-			if x.Strides[d] <= 0 {
-				return nil, 0, false
-			}
-			dims = append(dims, d)
-		}
-	}
-	slices.SortFunc(dims, func(a, b int) int { return x.Strides[b] - x.Strides[a] })
-	step = 1
-	for i := len(dims) - 1; i >= 0; i-- {
-		d := dims[i]
-		if i == len(dims)-1 {
-			step = x.Strides[d]
-		} else if next := dims[i+1]; x.Strides[d] != x.Strides[next]*x.Shape[next] {
-			return nil, 0, false
-		}
-	}
-	return dims, step, true
 }
 
 // relaid returns x with its dims in the given order (order[i]: the dim of

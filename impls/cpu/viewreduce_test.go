@@ -57,26 +57,3 @@ func TestNumPyViewInnermost(t *testing.T) {
 		}
 	}
 }
-
-func TestOneStorageAxis(t *testing.T) {
-	for _, tt := range []struct {
-		name           string
-		shape, strides []int
-		dims           []int
-		step           int
-		ok             bool
-	}{
-		{"1-d stepped", []int{5}, []int{2}, []int{0}, 2, true},
-		{"rows of a stepped slice chain", []int{4, 10}, []int{20, 2}, []int{0, 1}, 2, true},
-		{"a transposed stepped slice", []int{5, 6}, []int{2, 10}, []int{1, 0}, 2, true},
-		{"rows with gaps", []int{4, 10}, []int{21, 2}, nil, 0, false},
-		{"a broadcast dim", []int{3, 4}, []int{0, 1}, nil, 0, false},
-		{"size-1 dims are free", []int{1, 5, 1}, []int{7, 3, 9}, []int{1}, 3, true},
-	} {
-		x := &tensor.Tensor{DType: tensor.F32, Shape: tt.shape, Strides: tt.strides}
-		dims, step, ok := oneStorageAxis(x)
-		if ok != tt.ok || ok && (!slices.Equal(dims, tt.dims) || step != tt.step) {
-			t.Errorf("%s: %v %d %v, want %v %d %v", tt.name, dims, step, ok, tt.dims, tt.step, tt.ok)
-		}
-	}
-}
