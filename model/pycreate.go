@@ -127,9 +127,9 @@ func literalFloat(el literalElem) float64 {
 			return 1
 		}
 		return 0
-	case litInt:
-		v, _ := new(big.Float).SetPrec(2000).SetString(el.Text)
-		f, _ := v.Float64() // nearest, ±inf beyond float64's range
+	case litInt: // a Python int: -0 is 0
+		v, _ := new(big.Int).SetString(el.Text, 10)
+		f, _ := new(big.Float).SetInt(v).Float64() // exact, then nearest; ±inf beyond float64's range
 		return f
 	}
 	f, _ := tensor.ParseFloatText(el.Text)

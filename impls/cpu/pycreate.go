@@ -171,6 +171,9 @@ func parseArangeBound(text string) (arangeBound, bool) {
 		return arangeBound{}, false
 	}
 	f, _ := strconv.ParseFloat(text, 64) // correctly rounded; ±inf beyond float64
+	if v.Sign() == 0 {
+		f = 0 // a Python int: -0 is 0
+	}
 	return arangeBound{f: f, i: v}, true
 }
 
