@@ -22,6 +22,17 @@ var pyNames = [tensor.C128 + 1]string{
 	tensor.F64: "float64", tensor.C64: "complex64", tensor.C128: "complex128",
 }
 
+// cppName is the C++ type c10's overflow messages name for a dtype
+// ("value cannot be converted to type uint8_t without overflow").
+func cppName(d tensor.DType) string { return cppNames[d] }
+
+var cppNames = [tensor.C128 + 1]string{
+	tensor.Bool: "bool", tensor.U8: "uint8_t", tensor.I8: "int8_t", tensor.I16: "int16_t",
+	tensor.I32: "int", tensor.I64: "int64_t", tensor.U16: "uint16_t", tensor.U32: "uint32_t",
+	tensor.U64: "uint64_t", tensor.F16: "at::Half", tensor.BF16: "at::BFloat16", tensor.F32: "float",
+	tensor.F64: "double", tensor.C64: "c10::complex<float>", tensor.C128: "c10::complex<double>",
+}
+
 // comparison is the result of comparison op ("eq", "ne", "lt", "le", "gt",
 // "ge") of two values whose order is lt, eq or gt (none: unordered, a NaN).
 func comparison(op string, lt, eq, gt bool) bool {

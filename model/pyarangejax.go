@@ -10,6 +10,10 @@ import (
 // jnp.arange(start, stop, dtype=D) (jax.arange.dtype), on the CPU and on a
 // GPU: iota in D, plus start converted to D unless start == 0.
 
+var jaxArangeNoDType = newRule("jax.arange.no-dtype",
+	"jnp.arange(start, stop) without a dtype runs as with dtype=D (jax.arange.dtype) for D = dtypes.result_type of the bounds: the default int for two Python ints, the default float when either is a float (x64 off: int32, float32; no warning, D being canonical), so its size is computed in Python first (a NaN span: ValueError \"cannot convert float NaN to integer\", ±inf: OverflowError \"cannot convert float infinity to integer\", as arange(0, inf) and arange(inf, 0); np.ceil of an int beyond int64 is the object loop's, so arange(0, -2**70) is empty), then start is converted to D (np.asarray(start).astype(D): wraps an int64 or uint64 start, refuses an object one) and iota added in D",
+	"jax jax-v0.11.0 jax/_src/numpy/lax_numpy.py:5921-5987 (_arange: :5948-5950 dtype = dtypes.result_type(start, stop) when None, :5975-5978 start == 0: size = max(0, int(np.ceil(stop))) and broadcasted_iota, :5979-5983 size = max(0, int(np.ceil(stop - start))) and lax.add(lax.convert_element_type(start, dtype), broadcasted_iota)); numpy v2.5.2 (48fecee5) numpy/_core/code_generators/generate_umath.py:983-991 (ceil: TD(O, f='npy_ObjectCeil')); Python float.__int__, checked locally: int(float('inf')) OverflowError, int(float('nan')) ValueError, int(np.ceil(-2**70)) the exact int")
+
 // jaxArangeDType is jnp.arange(start, stop, dtype=d).
 func (e *evaluation) jaxArangeDType(start, end arangeBound, d tensor.DType) tensor.Outcome {
 	e.use(jaxArangeDType)

@@ -11,6 +11,35 @@ import (
 // ml_dtypes: numpy.arange.dtype.bf16): the length from Python arithmetic,
 // D's setitem of start and start + 1, then D's fill.
 
+var numpyArangeNoDType = newRule("numpy.arange.no-dtype",
+	"np.arange(start, stop) without a dtype takes PyArray_DescrFromObject of start, then of stop, from NPY_INTP: int64 for ints within int64, float64 for a float bound or an int in [2^63, 2^64) (int64 with uint64 promotes to float64), an object array for an int outside both (no case-format dtype: unsupported, though its length is computed first and its errors stand); then it runs as with that dtype (numpy.arange.dtype): the length is ceil((stop - start) / 1) as a double before any sign check, so a span whose ceiling is outside [-2^63, 2^63], ±inf included, is ValueError \"Maximum allowed size exceeded\" even when stop < start (arange(0, -2**70), arange(0, -1e300)), NaN is ValueError \"arange: cannot compute length\", and a length below 1 an empty array of that dtype",
+	"numpy v2.5.2 (48fecee5) numpy/_core/src/multiarray/ctors.c:3315-3335 (PyArray_ArangeObj: dtype = PyArray_DescrFromObject(start, NPY_INTP), then stop), :2611-2628 (PyArray_DescrFromObject), common.c:118-131 (PyArray_DTypeFromObject: discovery promoted with the minimum), abstractdtypes.c:23-52 (a Python int: int64, else uint64, else object), arraytypes.c.src:3754 (OBJECT_fill: object arrays arange), ctors.c:3068-3085, :3180-3282, :3378-3389 (_calc_length and its errors before the empty result); NumPy 1.24 checked locally: arange(0, -2**70), arange(0, 2**70), arange(2**70, 0), arange(0, -2**64), arange(-2**63, 2**63-1), arange(0, -1e300), arange(0, -1e19), arange(0, inf) \"Maximum allowed size exceeded\", arange(0, nan) \"arange: cannot compute length\", arange(0, -2**63) empty int64, arange(2**63, 2**63+2) float64 [9.22337204e+18 9.22337204e+18], arange(2**63, 0) empty float64, arange(0, -2**63-1) empty object, arange(-2**70, -2**70+2) object")
+
+// numpyArangeInferred is np.arange(start, stop) without a dtype.
+func (e *evaluation) numpyArangeInferred(start, end arangeBound) tensor.Outcome {
+	e.use(numpyArangeNoDType)
+	d := tensor.I64
+	object := false
+	for _, b := range []arangeBound{start, end} {
+		switch {
+		case b.isFloat:
+			d = tensor.F64
+		case b.i.IsInt64():
+		case b.i.Sign() > 0 && b.i.IsUint64(): // int64 with uint64
+			d = tensor.F64
+		default:
+			object = true
+		}
+	}
+	if object {
+		if _, done := e.numpyArangeLength(numpyArangeNoDType, start, end, tensor.I64); done != nil && done.Form == tensor.FormError {
+			return *done
+		}
+		return e.unsupported(numpyBigInt, "np.arange of a Python int beyond uint64 has dtype object")
+	}
+	return e.numpyArangeDType(start, end, d)
+}
+
 // numpyArangeDType is np.arange(start, stop, dtype=d) (NumPy 2).
 func (e *evaluation) numpyArangeDType(start, end arangeBound, d tensor.DType) tensor.Outcome {
 	rule := numpyArangeDType

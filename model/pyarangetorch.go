@@ -77,6 +77,33 @@ func toAccum(b arangeBound, acc torchAccum) (v accumValue, split bool) {
 	return accumValue{f: roundTo(b.f, tensor.F32)}, false
 }
 
+var torchArangeScalar = newRule("pytorch.arange.scalar-bounds",
+	"torch.arange's bounds are c10::Scalars the Python arg parser makes as it makes torch.full's value (pytorch.full.scalar): an int below -2^63 is OverflowError \"can't convert negative int to unsigned\", one from 2^64 OverflowError \"int too big to convert\", one in [2^63, 2^64) a uint64 Scalar; int bounds without a dtype give int64, and arange_out's start.to<int64_t>() / end.to<int64_t>() (an integer dtype's accumulate type) refuses a uint64 Scalar: RuntimeError \"value cannot be converted to type int64_t without overflow\"; a float accumulate type takes its double or float. PyTorch 1.13 differs: every int outside int64 is RuntimeError \"Overflow when unpacking long\"",
+	"pytorch 54d4a162 torch/csrc/utils/python_arg_parser.cpp PythonArgs::scalar_slow (PyLong_AsLongLongAndOverflow, then PyLong_AsUnsignedLongLong); pytorch aa6104e2 c10/core/Scalar.h (HAS_u; DEFINE_ACCESSOR: checked_convert<int64_t, uint64_t>); pytorch fe4d1829 aten/src/ATen/native/TensorFactories.cpp arange (set_to_integral_dtype: kLong for integral Scalars); pytorch e4bb10d6 aten/src/ATen/native/RangeFactories.cpp:162-164 (xstart = start.to<accscalar_t>(), xend); PyTorch 1.13 checked locally: arange(0, -2**70) and arange(0, 2**70) Overflow when unpacking long, arange(0, -2**63) inconsistent with step sign")
+
+// torchArangeScalars is the arg parser's Scalars of arange's bounds, then,
+// for an int64 accumulate type (toInt64), their to<int64_t>(); nil when
+// both hold.
+func (e *evaluation) torchArangeScalars(start, end arangeBound, toInt64 bool) *tensor.Outcome {
+	// both bounds are parsed before the call; unsigned: a uint64 Scalar
+	unsigned := false
+	for _, b := range []arangeBound{start, end} {
+		switch {
+		case b.isFloat || b.i.IsInt64():
+		case b.i.Sign() < 0:
+			return outcomePtr(e.fail(torchArangeScalar, tensor.OutOfRange, "OverflowError: can't convert negative int to unsigned"))
+		case !b.i.IsUint64():
+			return outcomePtr(e.fail(torchArangeScalar, tensor.OutOfRange, "OverflowError: int too big to convert"))
+		default:
+			unsigned = true
+		}
+	}
+	if toInt64 && unsigned {
+		return outcomePtr(e.fail(torchArangeScalar, tensor.OutOfRange, "RuntimeError: value cannot be converted to type int64_t without overflow"))
+	}
+	return nil
+}
+
 // torchArangeDType is torch.arange(start, end, dtype=d) on the CPU or CUDA.
 func (e *evaluation) torchArangeDType(start, end arangeBound, d tensor.DType) tensor.Outcome {
 	rule, kernel := torchArangeDType, "arange_cpu"
@@ -84,10 +111,8 @@ func (e *evaluation) torchArangeDType(start, end arangeBound, d tensor.DType) te
 		rule, kernel = torchArangeDTypeCUDA, "arange_cuda"
 	}
 	e.use(rule)
-	for _, b := range []arangeBound{start, end} {
-		if !b.isFloat && !b.i.IsInt64() {
-			return e.fail(rule, tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
-		}
+	if o := e.torchArangeScalars(start, end, false); o != nil {
+		return *o
 	}
 	switch d {
 	case tensor.Bool, tensor.C64, tensor.C128, tensor.U16, tensor.U32, tensor.U64:
@@ -98,6 +123,9 @@ func (e *evaluation) torchArangeDType(start, end arangeBound, d tensor.DType) te
 	xe, split2 := toAccum(end, acc)
 	if split1 || split2 {
 		return e.unsupported(pyArangeDTypeOpen, "tfuzz: torch.arange(%s, %s, dtype=%s): the releases convert this bound differently", tensor.FormatFloat(start.f), tensor.FormatFloat(end.f), pyName(d))
+	}
+	if o := e.torchArangeScalars(start, end, acc == accumInt64); o != nil {
+		return *o
 	}
 	if acc != accumInt64 && (math.IsNaN(xs.f) || math.IsInf(xs.f, 0) || math.IsNaN(xe.f) || math.IsInf(xe.f, 0)) {
 		return e.fail(rule, tensor.Other, "RuntimeError: unsupported range: %s -> %s", tensor.FormatFloat(xs.f), tensor.FormatFloat(xe.f))

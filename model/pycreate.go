@@ -127,9 +127,9 @@ func literalFloat(el literalElem) float64 {
 			return 1
 		}
 		return 0
-	case litInt:
-		v, _ := new(big.Float).SetPrec(2000).SetString(el.Text)
-		f, _ := v.Float64() // nearest, ±inf beyond float64's range
+	case litInt: // a Python int: -0 is 0
+		v, _ := new(big.Int).SetString(el.Text, 10)
+		f, _ := new(big.Float).SetInt(v).Float64() // exact, then nearest; ±inf beyond float64's range
 		return f
 	}
 	f, _ := tensor.ParseFloatText(el.Text)
@@ -185,11 +185,11 @@ func (e *evaluation) intOverflow(text string, d tensor.DType) tensor.Outcome {
 
 var (
 	pyArangeValues = newRule("python.arange.values",
-		"arange(start, end) has ceil(end - start) elements start, start+1, ...; floats are computed as start + i in the accumulate type (PyTorch CPU: double, then rounded; CUDA/MPS: in f32), NumPy/JAX fill start + i*delta with delta = (start + 1) - start in the result dtype",
-		"oracle-01148, oracle-01149; ATen RangeFactories.cpp / cuda/RangeFactories.cu (acc_type), NumPy *_fill (source)")
+		"torch.arange(start, end) without a dtype has ceil(end - start) elements start, start+1, ... (int64 for int bounds; floats computed as start + i in the accumulate type: the CPU's double, then rounded; CUDA/MPS: in f32); NumPy's and JAX's are numpy.arange.no-dtype and jax.arange.no-dtype",
+		"oracle-01148, oracle-01149; ATen RangeFactories.cpp / cuda/RangeFactories.cu (acc_type) (source)")
 	torchArangeRange = newRule("pytorch.arange.range",
-		"PyTorch arange refuses an end below start with step 1 (RuntimeError \"upper bound and larger bound inconsistent with step sign\") and non-finite ends (\"unsupported range\"); NumPy and JAX give an empty array for end < start and raise ValueError for non-finite ends",
-		"ATen RangeFactories.cpp arange_out checks (source; no oracle case)")
+		"PyTorch arange refuses an end below start with step 1 (RuntimeError \"upper bound and larger bound inconsistent with step sign\") and non-finite ends (RuntimeError \"unsupported range: 0 -> inf\"); NumPy and JAX state theirs in numpy.arange.no-dtype and jax.arange.no-dtype",
+		"pytorch e4bb10d6 aten/src/ATen/native/RangeFactories.cpp:167-171 arange_out (the finite and sign checks); PyTorch 1.13 checked locally (arange(0, inf): unsupported range: 0 -> inf; arange(0, -1e300): inconsistent with step sign)")
 )
 
 // arangeBound is one parsed end of an arange: an int (big) or a float.
@@ -224,45 +224,51 @@ func (e *evaluation) pyArange(startText, endText string) tensor.Outcome {
 		return e.fail(pyLiteralShape, tensor.Other, "TypeError: arange() bounds must be numbers, got %q, %q", startText, endText)
 	}
 	e.use(pyDefaultDTypes)
+	switch e.p.Framework {
+	case NumPy:
+		return e.numpyArangeInferred(start, end) // pyarangenumpy.go
+	case PyTorch:
+		if o := e.torchArangeScalars(start, end, !start.isFloat && !end.isFloat); o != nil {
+			return *o // pyarangetorch.go
+		}
+	default:
+		e.use(jaxArangeNoDType)
+		d := e.defaultInt() // result_type of the bounds
+		if start.isFloat || end.isFloat {
+			d = e.defaultFloat()
+		}
+		return e.jaxArangeDType(start, end, d) // pyarangejax.go
+	}
 	e.use(pyArangeValues)
 	isFloat := start.isFloat || end.isFloat
 	if isFloat && (math.IsNaN(start.f) || math.IsNaN(end.f) || math.IsInf(start.f, 0) || math.IsInf(end.f, 0)) {
-		return e.fail(torchArangeRange, tensor.Other, "ValueError: unsupported range: %s -> %s", startText, endText)
+		return e.fail(torchArangeRange, tensor.Other, "RuntimeError: unsupported range: %s -> %s", startText, endText)
 	}
 	if (isFloat && end.f < start.f) || (!isFloat && end.i.Cmp(start.i) < 0) {
-		if e.p.Framework == PyTorch {
-			return e.fail(torchArangeRange, tensor.Other, "RuntimeError: upper bound and larger bound inconsistent with step sign")
-		}
-		return tensor.ValueOutcome(tensor.New(map[bool]tensor.DType{true: e.defaultFloat(), false: e.defaultInt()}[isFloat], 0))
+		return e.fail(torchArangeRange, tensor.Other, "RuntimeError: upper bound and larger bound inconsistent with step sign")
 	}
 	if isFloat {
-		return e.arangeFloat(start.f, end.f)
+		return e.torchArangeFloat(start.f, end.f)
 	}
-	return e.arangeInt(start.i, end.i)
+	return e.torchArangeInt(start.i, end.i)
 }
 
-// arangeInt is arange over ints in the default int dtype.
-func (e *evaluation) arangeInt(start, end *big.Int) tensor.Outcome {
-	d := e.defaultInt()
+// torchArangeInt is torch.arange over int64 bounds: int64 elements.
+func (e *evaluation) torchArangeInt(start, end *big.Int) tensor.Outcome {
 	n := new(big.Int).Sub(end, start)
 	if !n.IsInt64() || n.Int64() > tensor.MaxElements {
 		return e.unsupported(notModeled, "tfuzz: arange of %s elements exceeds the case limit", n)
 	}
-	last := new(big.Int).Sub(end, big.NewInt(1))
-	for _, v := range []*big.Int{start, last} {
-		if n.Sign() > 0 && !bigFits(v, d) {
-			return e.intOverflow(v.String(), d)
-		}
-	}
-	out := tensor.New(d, int(n.Int64()))
+	out := tensor.New(tensor.I64, int(n.Int64()))
 	for i := 0; i < out.Len(); i++ {
-		out.SetInt(i, start.Int64()+int64(i))
+		out.SetInt(i, start.Int64()+int64(i)) // below end, an int64
 	}
 	return tensor.ValueOutcome(out)
 }
 
-// arangeFloat is arange over floats in the default float dtype.
-func (e *evaluation) arangeFloat(start, end float64) tensor.Outcome {
+// torchArangeFloat is torch.arange over floats in the default float dtype:
+// start + i in the accumulate type (the CPU's double, f32 elsewhere).
+func (e *evaluation) torchArangeFloat(start, end float64) tensor.Outcome {
 	d := e.defaultFloat()
 	n := math.Ceil(end - start)
 	if n > tensor.MaxElements {
@@ -270,32 +276,13 @@ func (e *evaluation) arangeFloat(start, end float64) tensor.Outcome {
 	}
 	out := tensor.New(d, int(n))
 	for i := 0; i < out.Len(); i++ {
-		out.SetFloat(i, e.arangeElement(start, i, d))
+		if e.p.Device == CPU {
+			out.SetFloat(i, start+float64(i)) // SetFloat rounds to d
+		} else {
+			out.SetFloat(i, add32(roundTo(start, tensor.F32), float64(i)))
+		}
 	}
 	return tensor.ValueOutcome(out)
-}
-
-// arangeElement is element i of a float arange from start in dtype d.
-func (e *evaluation) arangeElement(start float64, i int, d tensor.DType) float64 {
-	switch {
-	case e.p.Framework == PyTorch && e.p.Device == CPU:
-		return start + float64(i) // double accumulate; SetFloat rounds to d
-	case e.p.Framework == PyTorch:
-		return add32(roundTo(start, tensor.F32), float64(i))
-	case i == 0:
-		return start
-	}
-	// NumPy's fill (also behind jnp.arange): buffer[0] = start and
-	// buffer[1] = start + 1 as stored, then start + i*delta in d.
-	s, s1 := roundTo(start, d), roundTo(start+1, d)
-	if i == 1 {
-		return s1
-	}
-	if d == tensor.F32 {
-		delta := sub32(s1, s)
-		return add32(s, mul32(float64(i), delta))
-	}
-	return s + float64(float64(i)*(s1-s)) // the conversion forbids a fused multiply-add (Arm64 hosts)
 }
 
 // --- zeros -----------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ import (
 	"github.com/tfuzz/tfuzz/tensor"
 )
 
-// where, clamp, broadcast_*, full and cumsum without a dim in PyTorch, NumPy
-// and JAX. Several are spelled, in these frameworks, as ops the model
+// where, clamp, broadcast_* and cumsum without a dim in PyTorch, NumPy and
+// JAX (full: pyfull.go). Several are spelled, in these frameworks, as ops the model
 // already states (clamp with one bound is maximum or minimum, broadcast_mul
 // is mul): those are evaluated as that op (sub), their rules recorded.
 
@@ -54,9 +54,6 @@ var (
 	pyCumsumFlat = newRule("python.cumsum.no-dim",
 		"cumsum without a dim: NumPy and JAX flatten the array and sum along it (a 1-D result); torch.cumsum requires dim (TypeError: cumsum() missing required argument 'dim')",
 		"np.cumsum(a, axis=None) documentation (\"the default (None) is to compute the cumsum over the flattened array\"); jax jax-v0.11.0 jax/_src/numpy/reductions.py cumsum (axis None: ravel); torch.cumsum signature (dim required)")
-	pyFullRule = newRule("python.full",
-		"full(shape, value, dtype) fills the shape with value converted to dtype; without a dtype PyTorch infers it from the value (bool -> bool, int -> i64, float -> the default f32), NumPy from the value (NEP 50 default types: int64, float64, bool), JAX likewise with x64 off giving the 32-bit types",
-		"torch.full documentation (\"dtype inferred from fill_value\" since 1.8); np.full documentation (dtype None: np.array(fill_value).dtype); jax jax-v0.11.0 jax/_src/numpy/array_creation.py full (dtypes.check_user_dtype_supported, lax.full)")
 )
 
 // sub evaluates c2 under the same profile, recording its rules and warnings.
@@ -239,65 +236,6 @@ func (e *evaluation) pyBroadcastAll(args []pyArg) ([]int, *tensor.Outcome) {
 		shape = s
 	}
 	return shape, nil
-}
-
-// pyFull is full(shape, value, dtype).
-func (e *evaluation) pyFull() tensor.Outcome {
-	e.use(pyFullRule)
-	text := *e.c.Attrs.Value
-	s, ok := pyScalarLiteral(text)
-	if !ok {
-		return e.unsupported(pyFullRule, "%q is not a Python number literal", text)
-	}
-	d := e.c.Attrs.DType
-	if !d.Valid() {
-		switch {
-		case s.Kind == tensor.ScalarBool:
-			d = tensor.Bool
-		case s.Kind == tensor.ScalarInt:
-			d = e.defaultInt()
-			if e.p.Framework == PyTorch {
-				d = tensor.I64
-			}
-		default:
-			d = e.defaultFloat()
-		}
-	}
-	if o := e.torchMPSF64([]pyArg{{t: tensor.New(d)}}); o != nil {
-		return *o
-	}
-	if e.p.Framework == JAX && !e.p.X64 && narrow32(d) != d {
-		e.use(x32Narrow)
-		d = narrow32(d)
-	}
-	if s.Kind == tensor.ScalarFloat && !(d.IsFloat() || d.IsComplex()) || s.Kind == tensor.ScalarInt && d.IsInt() && !intFits(s.Int(), d) {
-		return e.unsupported(pyWhereNotModeled, "tfuzz: full of %s as %s (a float to an integer, or an int out of range) is not modeled", text, d)
-	}
-	one := e.convertArg(pyArg{s: s}, d)
-	out := tensor.New(d, e.c.Attrs.Shape...)
-	for i := range out.Len() {
-		copyElem(out, i, one, 0)
-	}
-	return tensor.ValueOutcome(out)
-}
-
-// pyScalarLiteral reads a Python number literal: True/False/true/false, an
-// int, or a float (nan and inf too).
-func pyScalarLiteral(text string) (*tensor.Scalar, bool) {
-	switch text {
-	case "True", "true":
-		return &tensor.Scalar{Text: "true", Kind: tensor.ScalarBool}, true
-	case "False", "false":
-		return &tensor.Scalar{Text: "false", Kind: tensor.ScalarBool}, true
-	}
-	s := &tensor.Scalar{Text: text, Kind: tensor.ScalarInt}
-	if v := s.Int(); v.Sign() != 0 || text == "0" || text == "-0" {
-		return s, true
-	}
-	if _, err := tensor.ParseFloatText(text); err == nil {
-		return &tensor.Scalar{Text: text, Kind: tensor.ScalarFloat}, true
-	}
-	return nil, false
 }
 
 // isNaNScalar reports a float scalar whose value is NaN.

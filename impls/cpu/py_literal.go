@@ -121,5 +121,8 @@ func pyWord(w string) (pyNumber, bool) {
 	n.mag, err = strconv.ParseUint(digits, 10, 64)
 	n.huge = err != nil
 	n.f, _ = strconv.ParseFloat(w, 64) // correctly rounded; ±inf beyond float64
+	if n.mag == 0 && !n.huge {
+		n.f = 0 // a Python int: -0 is 0
+	}
 	return n, true
 }

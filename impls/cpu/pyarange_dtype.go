@@ -74,11 +74,21 @@ func typedArangeEval(p *profile, c *tensor.Case) tensor.Outcome {
 	if bad != nil {
 		return *bad
 	}
+	res := runTypedArange(p, ta)
+	if ta.truncated {
+		res.Warnings = append(res.Warnings, "UserWarning: Explicitly requested dtype "+pyName(c.Attrs.DType)+" requested in arange is not available, and will be truncated to dtype "+pyName(ta.d)+".")
+	}
+	return res
+}
+
+// runTypedArange is the framework's arange of ta in ta.d: decided, then
+// filled.
+func runTypedArange(p *profile, ta typedArange) tensor.Outcome {
 	run := typedArangeRun(p, ta)
 	var res tensor.Outcome
 	switch {
 	case run.declined:
-		return tensor.UnsupportedOutcome("arange(%s, %s, dtype=%s) is not implemented", ta.loText, *c.Attrs.End, pyName(ta.d))
+		return tensor.UnsupportedOutcome("arange(%s, ..., dtype=%s) is not implemented", ta.loText, pyName(ta.d))
 	case run.res != nil:
 		res = *run.res
 	default:
@@ -96,9 +106,6 @@ func typedArangeEval(p *profile, c *tensor.Case) tensor.Outcome {
 		if stop != nil {
 			res = *stop
 		}
-	}
-	if ta.truncated {
-		res.Warnings = append(res.Warnings, "UserWarning: Explicitly requested dtype "+pyName(c.Attrs.DType)+" requested in arange is not available, and will be truncated to dtype "+pyName(ta.d)+".")
 	}
 	return res
 }

@@ -28,7 +28,7 @@ func torchAcc(d tensor.DType) byte {
 // PyTorch's releases convert the bound differently (the engine declines).
 func torchAccBound(b arangeBound, acc byte) (n int64, x float64, ok bool) {
 	switch {
-	case acc == 'i' && !b.isFloat:
+	case acc == 'i' && !b.isFloat: // an int64 Scalar (a uint64 one is refused by the caller)
 		return b.i.Int64(), 0, true
 	case acc == 'i':
 		if !(b.f >= -0x1p63 && b.f < 0x1p63) { // NaN fails too
@@ -37,8 +37,10 @@ func torchAccBound(b arangeBound, acc byte) (n int64, x float64, ok bool) {
 		return int64(b.f), 0, true // Go truncates toward zero, as the C++ cast does
 	case acc == 'd':
 		return 0, b.f, true
-	case !b.isFloat:
+	case !b.isFloat && b.i.IsInt64():
 		return 0, float64(float32(b.i.Int64())), true // one rounding from int64
+	case !b.isFloat:
+		return 0, float64(float32(b.i.Uint64())), true // a uint64 Scalar: one rounding
 	case math.Abs(b.f) > math.MaxFloat32 && !math.IsInf(b.f, 0):
 		return 0, 0, false
 	}
@@ -60,8 +62,9 @@ func torchArangeRun(p *profile, ta typedArange) arangeRun {
 	stop := func(class tensor.ErrorClass, format string, args ...any) arangeRun {
 		return arangeRun{res: outcomeOf(tensor.ErrorOutcome(class, format, args...))}
 	}
-	if !ta.lo.isFloat && !ta.lo.i.IsInt64() || !ta.hi.isFloat && !ta.hi.i.IsInt64() {
-		return stop(tensor.OutOfRange, "RuntimeError: Overflow when unpacking long")
+	unsigned, bad := torchScalarsOf(ta.lo, ta.hi)
+	if bad != nil {
+		return arangeRun{res: bad}
 	}
 	if !torchHasArangeKernel(ta.d) {
 		return stop(tensor.UnsupportedDType, "NotImplementedError: %q not implemented for '%s'", "arange_cpu", torchName(ta.d))
@@ -69,8 +72,11 @@ func torchArangeRun(p *profile, ta typedArange) arangeRun {
 	acc := torchAcc(ta.d)
 	n0, x0, ok0 := torchAccBound(ta.lo, acc)
 	n1, x1, ok1 := torchAccBound(ta.hi, acc)
-	if !ok0 || !ok1 {
+	switch {
+	case !ok0 || !ok1:
 		return arangeRun{declined: true}
+	case unsigned && acc == 'i': // Scalar::to<int64_t>() of a uint64 Scalar
+		return arangeRun{res: int64Refusal()}
 	}
 	finite := func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 	if acc != 'i' && !(finite(x0) && finite(x1)) {

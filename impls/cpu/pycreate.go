@@ -171,11 +171,14 @@ func parseArangeBound(text string) (arangeBound, bool) {
 		return arangeBound{}, false
 	}
 	f, _ := strconv.ParseFloat(text, 64) // correctly rounded; ±inf beyond float64
+	if v.Sign() == 0 {
+		f = 0 // a Python int: -0 is 0
+	}
 	return arangeBound{f: f, i: v}, true
 }
 
-// arangePlan is an arange decided from its bounds: an outcome decided
-// without elements, or the element count.
+// arangePlan is a torch.arange without a dtype decided from its bounds:
+// an outcome decided without elements, or the element count.
 type arangePlan struct {
 	start, end arangeBound
 	isFloat    bool
@@ -183,7 +186,41 @@ type arangePlan struct {
 	done       *tensor.Outcome
 }
 
-func planArange(p *profile, c *tensor.Case) arangePlan {
+// torchScalarOf is the arg parser's c10::Scalar of an arange bound: a float
+// or an int64 one, a uint64 one (unsigned), or the parser's OverflowError
+// (policy pytorch.arange.scalar-bounds).
+func torchScalarOf(b arangeBound) (unsigned bool, err *tensor.Outcome) {
+	switch {
+	case b.isFloat || b.i.IsInt64():
+		return false, nil
+	case b.i.Sign() < 0:
+		return false, rangeError("OverflowError: can't convert negative int to unsigned")
+	case b.i.BitLen() > 64:
+		return false, rangeError("OverflowError: int too big to convert")
+	}
+	return true, nil
+}
+
+// torchScalarsOf parses both bounds (the call needs both) and reports
+// whether either is a uint64 Scalar.
+func torchScalarsOf(lo, hi arangeBound) (unsigned bool, err *tensor.Outcome) {
+	u0, e0 := torchScalarOf(lo)
+	u1, e1 := torchScalarOf(hi)
+	if e0 != nil {
+		return false, e0
+	}
+	return u0 || u1, e1
+}
+
+// int64Refusal is Scalar::to<int64_t>() of a uint64 Scalar.
+func int64Refusal() *tensor.Outcome {
+	return rangeError("RuntimeError: value cannot be converted to type int64_t without overflow")
+}
+
+// planArange decides torch.arange(start, end): int bounds give int64 (a
+// uint64 one is refused converting to it), a float bound the default
+// float; non-finite and reversed bounds are errors.
+func planArange(c *tensor.Case) arangePlan {
 	startText := "0"
 	if c.Attrs.Start != nil {
 		startText = *c.Attrs.Start
@@ -198,22 +235,23 @@ func planArange(p *profile, c *tensor.Case) arangePlan {
 		return pl
 	}
 	pl.isFloat = pl.start.isFloat || pl.end.isFloat
+	unsigned, bad := torchScalarsOf(pl.start, pl.end)
+	switch {
+	case bad != nil:
+		pl.done = bad
+		return pl
+	case unsigned && !pl.isFloat:
+		pl.done = int64Refusal()
+		return pl
+	}
 	s, t := pl.start.f, pl.end.f
 	if pl.isFloat && (math.IsNaN(s) || math.IsNaN(t) || math.IsInf(s, 0) || math.IsInf(t, 0)) {
 		// policy pytorch.arange.range
-		pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "ValueError: unsupported range: %s -> %s", startText, endText))
+		pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "RuntimeError: unsupported range: %s -> %s", startText, endText))
 		return pl
 	}
 	if pl.isFloat && t < s || !pl.isFloat && pl.end.i.Cmp(pl.start.i) < 0 {
-		if p.fw == fwPyTorch {
-			pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "RuntimeError: upper bound and larger bound inconsistent with step sign"))
-			return pl
-		}
-		d := defaultInt(p)
-		if pl.isFloat {
-			d = defaultFloat(p)
-		}
-		pl.done = outcomeOf(tensor.ValueOutcome(tensor.New(d, 0)))
+		pl.done = outcomeOf(tensor.ErrorOutcome(tensor.Other, "RuntimeError: upper bound and larger bound inconsistent with step sign"))
 		return pl
 	}
 	pl.n = -1
@@ -231,82 +269,89 @@ func planArange(p *profile, c *tensor.Case) arangePlan {
 
 func outcomeOf(o tensor.Outcome) *tensor.Outcome { return &o }
 
+// inferredArange is np.arange / jnp.arange without a dtype as the typed
+// arange of the dtype they infer (policies numpy.arange.no-dtype,
+// jax.arange.no-dtype): NumPy's PyArray_DescrFromObject (int64, float64
+// for a float or an int in uint64's range, object beyond: its length's
+// errors stand, else no case-format dtype), JAX's result_type (the default
+// int or float).
+func inferredArange(p *profile, c *tensor.Case) (typedArange, *tensor.Outcome) {
+	ta, bad := readTypedArange(p, c)
+	if bad != nil {
+		return ta, bad
+	}
+	anyFloat := ta.lo.isFloat || ta.hi.isFloat
+	if p.fw == fwJAX {
+		ta.d = defaultInt(p)
+		if anyFloat {
+			ta.d = defaultFloat(p)
+		}
+		return ta, nil
+	}
+	ta.d = tensor.I64
+	for _, b := range []arangeBound{ta.lo, ta.hi} {
+		switch {
+		case b.isFloat || b.i.IsInt64():
+		case b.i.Sign() > 0 && b.i.BitLen() <= 64:
+			ta.d = tensor.F64 // int64 promoted with uint64
+		default:
+			if run := numpyArangeRun(ta); run.res != nil && run.res.Form == tensor.FormError {
+				return ta, run.res
+			}
+			return ta, outcomeOf(tensor.UnsupportedOutcome("np.arange(%s, %s) has dtype object", ta.loText, *c.Attrs.End))
+		}
+	}
+	if anyFloat {
+		ta.d = tensor.F64
+	}
+	return ta, nil
+}
+
 // pyArangeSupports declines an arange longer than the case limit.
 func pyArangeSupports(p *profile, c *tensor.Case) bool {
-	if c.Attrs.End == nil {
+	switch {
+	case c.Attrs.End == nil:
 		return false
-	}
-	if c.Attrs.DType.Valid() {
+	case c.Attrs.DType.Valid():
 		return typedArangeSupports(p, c) // pyarange_dtype.go
+	case p.fw != fwPyTorch:
+		ta, bad := inferredArange(p, c)
+		return bad != nil || !typedArangeRun(p, ta).declined
 	}
-	pl := planArange(p, c)
+	pl := planArange(c)
 	return pl.done != nil || pl.n >= 0
 }
 
-// pyArangeEval is arange(start, end) with step 1 (policy
-// python.arange.values).
+// pyArangeEval is arange(start, end) with step 1 (policies
+// python.arange.values, pytorch.arange.range).
 func pyArangeEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
-	if c.Attrs.DType.Valid() {
+	switch {
+	case c.Attrs.DType.Valid():
 		return typedArangeEval(p, c) // pyarange_dtype.go
+	case p.fw != fwPyTorch:
+		ta, bad := inferredArange(p, c)
+		if bad != nil {
+			return *bad
+		}
+		return runTypedArange(p, ta)
 	}
-	pl := planArange(p, c)
+	pl := planArange(c)
 	if pl.done != nil {
 		return *pl.done
 	}
 	n := int(pl.n)
-	if !pl.isFloat {
-		d := defaultInt(p)
-		last := new(big.Int).Sub(pl.end.i, big.NewInt(1))
-		if n > 0 {
-			for _, v := range []*big.Int{pl.start.i, last} {
-				if n, _ := pyWord(v.String()); !pyIntFits(n, d) {
-					return pyIntOverflow(p, v.String(), d)
-				}
-			}
-		}
-		out := tensor.New(d, n)
-		if n > 0 {
-			start, mask := pl.start.i.Int64(), wordMask(d)
-			for i := range out.Data {
-				out.Data[i] = uint64(start+int64(i)) & mask
-			}
+	if !pl.isFloat { // int64 bounds: start + i never leaves int64
+		out := tensor.New(tensor.I64, n)
+		start := pl.start.i.Int64()
+		for i := range out.Data {
+			out.Data[i] = uint64(start + int64(i))
 		}
 		return tensor.ValueOutcome(out)
 	}
 	d := defaultFloat(p)
 	out := tensor.New(d, n)
-	s := pl.start.f
-	switch {
-	case p.fw == fwPyTorch: // start + i in double (the CPU's accumulate type), rounded
-		for i := range out.Data {
-			out.Data[i] = floatWord(s+float64(i), d)
-		}
-	case d == tensor.F32: // NumPy's fill: start, start + 1, then start + i*delta in the dtype
-		s0, s1 := float32(s), float32(s+1)
-		delta := s1 - s0
-		for i := range out.Data {
-			v := s0 + float32(float32(i)*delta)
-			switch i {
-			case 0:
-				v = s0
-			case 1:
-				v = s1
-			}
-			out.Data[i] = uint64(math.Float32bits(v))
-		}
-	default:
-		s1 := s + 1
-		delta := s1 - s
-		for i := range out.Data {
-			v := s + float64(float64(i)*delta)
-			switch i {
-			case 0:
-				v = s
-			case 1:
-				v = s1
-			}
-			out.Data[i] = math.Float64bits(v)
-		}
+	for i := range out.Data { // start + i in double (the CPU's accumulate type), rounded
+		out.Data[i] = floatWord(pl.start.f+float64(i), d)
 	}
 	return tensor.ValueOutcome(out)
 }

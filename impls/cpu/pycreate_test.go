@@ -17,6 +17,12 @@ func literalCase(lit string) *tensor.Case {
 	return &tensor.Case{Op: "from_literal", Attrs: tensor.Attrs{Literal: &lit}}
 }
 
+// unspecifiedAt marks element i of t "?".
+func unspecifiedAt(t *tensor.Tensor, i int) *tensor.Tensor {
+	t.SetUnspecified(i)
+	return t
+}
+
 func arangeCase(start, end string) *tensor.Case {
 	return &tensor.Case{Op: "arange", Attrs: tensor.Attrs{Start: &start, End: &end}}
 }
@@ -107,10 +113,24 @@ func TestCreateTable(t *testing.T) {
 			arangeCase("3", "0"), errOut(tensor.Other)},
 		{"reversed arange numpy", "empty", "numpy",
 			arangeCase("3", "0"), val(ri(tensor.I64, vec(0)))},
-		{"nan arange", "unsupported range", "jax/cpu-x64",
+		{"nan arange", "int(nan) is a ValueError", "jax/cpu-x64",
 			arangeCase("0", "nan"), errOut(tensor.Other)},
-		{"arange past int32", "python.create.int-overflow", "jax/cpu-x32",
-			arangeCase("2147483646", "2147483649"), errOut(tensor.OutOfRange)},
+		{"inf arange jax", "int(inf) is an OverflowError", "jax/cpu-x32",
+			arangeCase("0", "inf"), errOut(tensor.OutOfRange)},
+		{"inf arange numpy", "the length's OverflowError, raised as ValueError", "numpy",
+			arangeCase("0", "inf"), errOut(tensor.Other)},
+		{"reversed arange beyond intp", "the length is checked before the sign", "numpy",
+			arangeCase("0", "-1180591620717411303424"), errOut(tensor.Other)},
+		{"numpy uint64 bounds are float64", "int64 with uint64 promotes to float64", "numpy",
+			arangeCase("9223372036854775808", "9223372036854775810"), val(rf(tensor.F64, vec(2), 0x1p63, 0x1p63))},
+		{"torch uint64 bounds into int64", "checked_convert<int64_t, uint64_t>", "pytorch/cpu",
+			arangeCase("9223372036854775808", "9223372036854775810"), errOut(tensor.OutOfRange)},
+		{"torch bound below int64", "the arg parser's OverflowError", "pytorch/cpu",
+			arangeCase("0", "-9223372036854775809"), errOut(tensor.OutOfRange)},
+		{"arange past int32", "the int32 add past INT32_MAX is open", "jax/cpu-x32",
+			arangeCase("2147483646", "2147483649"), val(unspecifiedAt(ri(tensor.I32, vec(3), 2147483646, 2147483647, 0), 2))},
+		{"jax wraps a uint64 start", "np.asarray(2**63).astype(int32)", "jax/cpu-x32",
+			arangeCase("9223372036854775808", "9223372036854775810"), val(ri(tensor.I32, vec(2), 0, 1))},
 		{"zeros narrowed", "python.zeros.dtype", "jax/cpu-x32",
 			&tensor.Case{Op: "zeros", Attrs: tensor.Attrs{Shape: []int{2}, DType: tensor.I64}}, val(ri(tensor.I32, vec(2), 0, 0))},
 		{"zeros default", "python.zeros.dtype", "numpy",

@@ -157,8 +157,9 @@ func numpyStoreNumber(p *profile, n pyNumber, d tensor.DType) (uint64, *tensor.O
 			return uint64(f32ToBF16(float32(n.f))), nil
 		}
 		n = asInt(n)
-		if beyondInt64(n) {
-			return 0, rangeError("OverflowError: Python int too large to convert to C long")
+		if beyondInt64(n) { // PyLong_AsLong fails; NPyCustomFloat_SetItem raises its own error
+			o := tensor.ErrorOutcome(tensor.Other, "TypeError: expected number, got int")
+			return 0, &o
 		}
 		l := int64(n.mag)
 		if n.neg {
