@@ -128,6 +128,35 @@ func loadInput[T number](t *tensor.Tensor, to tensor.DType) []T {
 	return dst
 }
 
+// mapWords computes the unary kernel k over words (storage words of dtype
+// from, row-major) decoded as dtype to in representation T, and returns the
+// results as words of dtype to, with the union of k's faults:
+//
+//	encode(k(decode(words)))
+//
+// as decodeWords, k and encodeInto compute them, a tile of at most tileLen
+// elements at a time, split across the engine's workers: neither the
+// decoded input nor the typed result exists whole, so a large op reads its
+// input words and writes its output words once, and the tile stays in the
+// first-level cache between the three steps.
+func mapWords[T number](e *Engine, words []uint64, from, to tensor.DType, k unaryKernel[T, T]) ([]uint64, fault) {
+	out := make([]uint64, len(words))
+	f := e.parallel(len(words), func(lo, hi int) fault {
+		m := min(tileLen, hi-lo)
+		buf := make([]T, 2*m)
+		in, res := buf[:m], buf[m:]
+		var f fault
+		for i := lo; i < hi; i += m {
+			m = min(m, hi-i)
+			decodeWords(in[:m], words[i:i+m], from, to)
+			f |= k(res[:m], in[:m])
+			encodeInto(out[i:i+m], res[:m], to)
+		}
+		return f
+	})
+	return out, f
+}
+
 // encode converts a contiguous result in representation T into the words
 // of a new tensor of dtype d and the given shape. f16 and bf16 results are
 // rounded to nearest even here, which is how a kernel computing in f32
