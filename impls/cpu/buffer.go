@@ -141,20 +141,26 @@ func loadInput[T number](t *tensor.Tensor, to tensor.DType) []T {
 // first-level cache between the three steps.
 func mapWords[T number](e *Engine, words []uint64, from, to tensor.DType, k unaryKernel[T, T]) ([]uint64, fault) {
 	out := make([]uint64, len(words))
-	f := e.parallel(len(words), func(lo, hi int) fault {
-		m := min(tileLen, hi-lo)
-		buf := make([]T, 2*m)
-		in, res := buf[:m], buf[m:]
-		var f fault
-		for i := lo; i < hi; i += m {
-			m = min(m, hi-i)
-			decodeWords(in[:m], words[i:i+m], from, to)
-			f |= k(res[:m], in[:m])
-			encodeInto(out[i:i+m], res[:m], to)
-		}
-		return f
-	})
-	return out, f
+	if e.pieces(len(words)) == 1 { // every small case: no closure to allocate
+		return out, mapWordsRange(out, words, from, to, k, 0, len(words))
+	}
+	return out, e.parallel(len(words), func(lo, hi int) fault { return mapWordsRange(out, words, from, to, k, lo, hi) })
+}
+
+// mapWordsRange computes mapWords' output words [lo, hi) in the calling
+// goroutine.
+func mapWordsRange[T number](out, words []uint64, from, to tensor.DType, k unaryKernel[T, T], lo, hi int) fault {
+	m := min(tileLen, hi-lo)
+	buf := make([]T, 2*m)
+	in, res := buf[:m], buf[m:]
+	var f fault
+	for i := lo; i < hi; i += m {
+		m = min(m, hi-i)
+		decodeWords(in[:m], words[i:i+m], from, to)
+		f |= k(res[:m], in[:m])
+		encodeInto(out[i:i+m], res[:m], to)
+	}
+	return f
 }
 
 // encode converts a contiguous result in representation T into the words

@@ -48,8 +48,13 @@ func selectWordsStream(dst, cond, t, f []uint64, mask uint64) {
 
 // selectRun selects whole operands' words into dst (all of one length),
 // split across the engine's workers; an output of streamMin words or more
-// streams in every piece.
+// streams in every piece. An op in one piece (every small case) calls the
+// kernel itself, without a closure to allocate.
 func selectRun(e *Engine, dst, cond, t, f []uint64, mask uint64) {
+	if e.pieces(len(dst)) == 1 && len(dst) < streamMin {
+		selectWords(dst, cond, t, f, mask)
+		return
+	}
 	k := selectWords
 	if haveStreaming && len(dst) >= streamMin {
 		k = selectWordsStream
