@@ -1,7 +1,7 @@
 package cpu
 
 // haveStreaming reports whether the streaming-store kernels (addI64NT,
-// addF32NT, selectNT) exist here.
+// addF32NT, selectNT, widen32NT) exist here.
 const haveStreaming = true
 
 // addI64NT computes dst[i] = a[i] + b[i] for i < n with streaming stores;

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tfuzz/tfuzz/tensor"
@@ -16,7 +17,7 @@ import (
 // conversions that keep, widen and round the values.
 func TestMapWordsMatchesWholePasses(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 1))
-	sizes := []int{0, 1, 7, tileLen - 1, tileLen, tileLen + 1, 3*tileLen + 5, minChunk + 1, 1<<16 + 513}
+	sizes := []int{0, 1, 7, tileLen - 1, tileLen, tileLen + 1, 3*tileLen + 5, minChunk + 1, 1<<16 + 513, streamMin - 1, streamMin, streamMin + 13}
 	engines := []*Engine{New(WithWorkers(1)), New(WithWorkers(3), WithParallelThreshold(1)), New()}
 	words := func(d tensor.DType, n int) *tensor.Tensor {
 		x := tensor.New(d, n)
@@ -64,6 +65,12 @@ func TestMapWordsMatchesWholePasses(t *testing.T) {
 		{"u16 clamp", tensor.U16, tensor.U16, func(e *Engine, x *tensor.Tensor) ([]uint64, fault, []uint64, fault) {
 			return mapWordsTwin(e, x, tensor.U16, kClampConst[uint16](100, 60000))
 		}},
+		{"i32 clamp (streamed from streamMin)", tensor.I32, tensor.I32, func(e *Engine, x *tensor.Tensor) ([]uint64, fault, []uint64, fault) {
+			return mapWordsTwin(e, x, tensor.I32, kClampConst[int32](-5, 1<<30))
+		}},
+		{"u8 to u32 clamp (streamed from streamMin)", tensor.U8, tensor.U32, func(e *Engine, x *tensor.Tensor) ([]uint64, fault, []uint64, fault) {
+			return mapWordsTwin(e, x, tensor.U32, kClampConst[uint32](3, 200))
+		}},
 	} {
 		for _, e := range engines {
 			for _, n := range sizes {
@@ -92,4 +99,37 @@ func mapWordsTwin[T number](e *Engine, x *tensor.Tensor, to tensor.DType, k unar
 	res := make([]T, len(in))
 	wantF = k(res, in)
 	return got, gotF, encode(e, res, to, x.Shape).Data, wantF
+}
+
+// TestEncodeStreamMatchesEncodeInto runs the streaming encode of every
+// widens32 pair, and of a pair it leaves to encodeInto, at the unrolled
+// lengths and around the tile, the output at both 8-byte alignments, with
+// guard bands.
+func TestEncodeStreamMatchesEncodeInto(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 2))
+	sizes := append(slices.Clone(boundarySizes), streamSizes[:2]...)
+	canary := canaryOf[uint64]()
+	check := func(name string, n, shift int, enc, ref func(dst []uint64)) {
+		t.Helper()
+		buf, dst := guarded(n+shift, canary)
+		enc(dst[shift:])
+		checkGuards(t, name, n+shift, buf, canary)
+		if shift == 1 && dst[0] != canary {
+			t.Fatalf("%s n=%d: wrote word -1", name, n)
+		}
+		want := make([]uint64, n)
+		ref(want)
+		if i := firstDiff(dst[shift:], want); i >= 0 {
+			t.Fatalf("%s n=%d shift %d: word %d = %#x, encodeInto gives %#x", name, n, shift, i, dst[shift+i], want[i])
+		}
+	}
+	for _, shift := range []int{0, 1} {
+		for _, n := range sizes {
+			f, i, u := randFloats[float32](r, n), randInts[int32](r, n), randInts[uint32](r, n)
+			check("f32", n, shift, func(d []uint64) { encodeStream(d, f, tensor.F32) }, func(d []uint64) { encodeInto(d, f, tensor.F32) })
+			check("i32", n, shift, func(d []uint64) { encodeStream(d, i, tensor.I32) }, func(d []uint64) { encodeInto(d, i, tensor.I32) })
+			check("u32", n, shift, func(d []uint64) { encodeStream(d, u, tensor.U32) }, func(d []uint64) { encodeInto(d, u, tensor.U32) })
+			check("f32 as f16 (not widened)", n, shift, func(d []uint64) { encodeStream(d, f, tensor.F16) }, func(d []uint64) { encodeInto(d, f, tensor.F16) })
+		}
+	}
 }
