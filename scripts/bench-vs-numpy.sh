@@ -4,6 +4,11 @@
 # NumPy runs on one thread (its BLAS too); the engine runs at its default
 # worker count and on one worker (serial). CatF32 is timed against the same
 # Go benchmark as CatI64: the engine's storage is one 8-byte word an element.
+# The rows time kernels on typed slices (WhereU8F32: candle's where_cond,
+# which selects the words themselves), except the *Op rows: the whole op
+# through Engine.Eval on tensor.Tensor operands (decode and encode passes,
+# the result's allocation), against the same NumPy call as the row without
+# Op.
 # Installs Debian's python3-numpy when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +18,7 @@ if ! $PY -c 'import numpy' 2>/dev/null; then
 fi
 ops='AddI64|FloorDivI64|AddF32|CastF32ToF16|SumI32|SumU8|CatI64|CatRowsI64|WhereU8F32|BroadcastAddF32|MatmulF32'
 ops+='|WhereF32|ClampF32' # issue 16: the Python families' where and clip
+ops+='|WhereF32Op|ClampF32Op|BroadcastAddF32Op|CatF32Op' # the same ops through Engine.Eval
 # OPENBLAS_* slow a current NumPy on some processors (see the env notes); elementwise
 # loops and reductions do not use BLAS, but unset them for this command alone.
 numpy=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $PY scripts/bench_numpy.py)

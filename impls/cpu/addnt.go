@@ -22,7 +22,7 @@ const streamMin = 1 << 20
 //
 // Reference: kAdd[int64].
 func kAddI64(dst, a, b []int64) fault {
-	if !haveStreamingAdd || len(dst) < streamMin {
+	if !haveStreaming || len(dst) < streamMin {
 		return kAdd(dst, a, b)
 	}
 	return kAddI64Stream(dst, a, b)
@@ -48,7 +48,7 @@ func kAddI64Stream(dst, a, b []int64) fault {
 //
 // Reference: kAdd[float32].
 func kAddF32(dst, a, b []float32) fault {
-	if !haveStreamingAdd || len(dst) < streamMin {
+	if !haveStreaming || len(dst) < streamMin {
 		return kAdd(dst, a, b)
 	}
 	return kAddF32Stream(dst, a, b)
@@ -78,7 +78,7 @@ func kAddF32Stream(dst, a, b []float32) fault {
 // T: for int64 and float32 outputs of at least streamMin elements the
 // streaming ones, the generic one otherwise.
 func addKernel[T number](n int) binaryKernel[T, T] {
-	if !haveStreamingAdd || n < streamMin {
+	if !haveStreaming || n < streamMin {
 		return kAdd[T]
 	}
 	var k any

@@ -1,7 +1,8 @@
 package cpu
 
-// haveStreamingAdd reports whether addI64NT and addF32NT exist here.
-const haveStreamingAdd = true
+// haveStreaming reports whether the streaming-store kernels (addI64NT,
+// addF32NT, selectNT, widen32NT) exist here.
+const haveStreaming = true
 
 // addI64NT computes dst[i] = a[i] + b[i] for i < n with streaming stores;
 // dst is 16-byte aligned and n a multiple of 8.

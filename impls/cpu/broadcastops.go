@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -156,20 +157,6 @@ func init() {
 	candleAttach(tensor.ClassWhere, candleWhereSupports, candleWhere)
 }
 
-// selectWords is the reference loop
-//
-//	for i: dst[i] = t[i] if cond[i] != 0 else f[i]
-//
-// without a branch (a random condition mispredicts half of them): a mask
-// of all ones where the condition word is nonzero picks t's bits.
-func selectWords(dst, cond, t, f []uint64) {
-	dst, t, f = dst[:len(cond)], t[:len(cond)], f[:len(cond)]
-	for i, w := range cond {
-		m := -((w | -w) >> 63) // integer words hold the value's bits: nonzero is true
-		dst[i] = f[i] ^ (t[i]^f[i])&m
-	}
-}
-
 // candleWhereSupports: where_cond takes tensors only; the rest compiles.
 func candleWhereSupports(_ *profile, c *tensor.Case) bool {
 	if len(c.Args) != 3 {
@@ -203,6 +190,6 @@ func candleWhere(e *Engine, _ *profile, c *tensor.Case) tensor.Outcome {
 	}
 	cw, tw, fw := cond.Contiguous().Data, t.Contiguous().Data, f.Contiguous().Data
 	out := &tensor.Tensor{DType: t.DType, Shape: slices.Clone(t.Shape), Data: make([]uint64, len(tw))}
-	e.splitRun(len(cw), func(_, lo, hi int) { selectWords(out.Data[lo:hi], cw[lo:hi], tw[lo:hi], fw[lo:hi]) })
+	selectRun(e, out.Data, cw, tw, fw, math.MaxUint64) // integer words: nonzero is true (selectnt.go)
 	return tensor.ValueOutcome(out)
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -126,6 +127,84 @@ func loadInput[T number](t *tensor.Tensor, to tensor.DType) []T {
 	}
 	decodeAs(dst, t, to)
 	return dst
+}
+
+// mapWords computes the unary kernel k over words (storage words of dtype
+// from, row-major) decoded as dtype to in representation T, and returns the
+// results as words of dtype to, with the union of k's faults:
+//
+//	encode(k(decode(words)))
+//
+// as decodeWords, k and encodeInto compute them, a tile of at most tileLen
+// elements at a time, split across the engine's workers: neither the
+// decoded input nor the typed result exists whole, so a large op reads its
+// input words and writes its output words once, and the tile stays in the
+// first-level cache between the three steps. An output of streamMin words
+// or more of f32, i32 or u32 is written with streaming stores
+// (encodeStream).
+func mapWords[T number](e *Engine, words []uint64, from, to tensor.DType, k unaryKernel[T, T]) ([]uint64, fault) {
+	out := make([]uint64, len(words))
+	enc := encodeInto[T]
+	if haveStreaming && len(words) >= streamMin && widens32[T](to) {
+		enc = encodeStream[T]
+	}
+	if e.pieces(len(words)) == 1 { // every small case: no closure to allocate
+		return out, mapWordsRange(out, words, from, to, k, enc, 0, len(words))
+	}
+	return out, e.parallel(len(words), func(lo, hi int) fault { return mapWordsRange(out, words, from, to, k, enc, lo, hi) })
+}
+
+// mapWordsRange computes mapWords' output words [lo, hi) in the calling
+// goroutine, encoding each tile with enc.
+func mapWordsRange[T number](out, words []uint64, from, to tensor.DType, k unaryKernel[T, T], enc func([]uint64, []T, tensor.DType), lo, hi int) fault {
+	m := min(tileLen, hi-lo)
+	buf := make([]T, 2*m)
+	in, res := buf[:m], buf[m:]
+	var f fault
+	for i := lo; i < hi; i += m {
+		m = min(m, hi-i)
+		decodeWords(in[:m], words[i:i+m], from, to)
+		f |= k(res[:m], in[:m])
+		enc(out[i:i+m], res[:m], to)
+	}
+	return f
+}
+
+// widens32 reports whether encodeInto of T as dtype d zero-extends the
+// value's 32 bits into its word: float32 as f32, int32 as i32, uint32 as
+// u32.
+func widens32[T number](d tensor.DType) bool {
+	switch any(T(0)).(type) {
+	case float32:
+		return d == tensor.F32
+	case int32:
+		return d == tensor.I32
+	case uint32:
+		return d == tensor.U32
+	}
+	return false
+}
+
+// encodeStream is encodeInto with streaming stores for the 16-byte aligned
+// body of dst when T and d are a widens32 pair (amd64): the unaligned head,
+// the tail, any other pair and other architectures run encodeInto.
+//
+// Reference: encodeInto.
+func encodeStream[T number](dst []uint64, src []T, d tensor.DType) {
+	if !haveStreaming || !widens32[T](d) {
+		encodeInto(dst, src, d)
+		return
+	}
+	n := len(src)
+	dst = dst[:n]
+	head := min(int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15)/8, n)
+	body := (n - head) &^ 7
+	encodeInto(dst[:head], src[:head], d)
+	if body > 0 {
+		widen32NT(&dst[head], (*uint32)(unsafe.Pointer(&src[head])), body)
+	}
+	end := head + body
+	encodeInto(dst[end:], src[end:], d)
 }
 
 // encode converts a contiguous result in representation T into the words

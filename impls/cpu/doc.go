@@ -47,12 +47,19 @@
 //  7. The result is encoded into a tensor.Tensor (raw words, row-major) and
 //     returned as a tensor.Outcome.
 //
+// Two families skip the whole-tensor passes of steps 3 and 7 on large
+// operands, whose cost is the memory they move: where of operands that need
+// no conversion selects their storage words themselves (selectnt.go), and
+// clamp by constant bounds decodes, clamps and encodes a tile at a time
+// (mapWords in buffer.go).
+//
 // No kernel allocates, converts dtypes per element through an interface, or
 // calls reflection, maps or fmt; tiles and outputs are allocated once per op.
 // Kernels are plain Go, unrolled where it pays, with two exceptions that are
-// measured to matter: large contiguous int64 and float32 adds write their
-// output with non-temporal stores (addnt_amd64.s; SSE2, so every amd64 CPU
-// has them), and float pow takes an exact big-float path (pow.go) where Go's
+// measured to matter: large contiguous int64 and float32 adds, large
+// selects of storage words and the large 32-bit results of mapWords write
+// their output with non-temporal stores (addnt_amd64.s, selectnt_amd64.s,
+// encodent_amd64.s; SSE2, so every amd64 CPU has them), and float pow takes an exact big-float path (pow.go) where Go's
 // math.Pow cannot be trusted to round correctly. Integer sums (sum.go) use
 // several accumulators, and u8 sums read 8-byte words (SWAR).
 //

@@ -124,7 +124,7 @@ func TestKernelsStayInTheirOutput(t *testing.T) {
 	}
 	guardBinary(t, "streaming add i64", streamSizes, i64, kAddI64)
 	guardBinary(t, "streaming add f32", streamSizes, f32, kAddF32)
-	if haveStreamingAdd {
+	if haveStreaming {
 		guardBinary(t, "streamed rows i64", boundarySizes, i64, kAddI64Stream)
 		guardBinary(t, "streamed rows f32", boundarySizes, f32, kAddF32Stream)
 	}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -404,9 +405,7 @@ func (cp *clampPlan) runSteps(e *Engine) tensor.Outcome {
 // highest (T's -inf and +inf, or MIN and MAX: a bound that clamps
 // nothing), or kClampTensor over the broadcast operands.
 func clampRun[T number](e *Engine, cp *clampPlan, lowest, highest T) tensor.Outcome {
-	x := argAs[T](cp.p, &cp.args[0], cp.common)
-	dst := make([]T, tensor.NumElements(cp.shape))
-	if cp.constant {
+	if cp.constant { // the result has x's shape: decoded, clamped and encoded a tile at a time
 		lo, hi := lowest, highest
 		if cp.present[1] && !cp.args[1].isNaN() {
 			lo = scalarAs[T](cp.p, cp.args[1].s, cp.common)
@@ -414,10 +413,11 @@ func clampRun[T number](e *Engine, cp *clampPlan, lowest, highest T) tensor.Outc
 		if cp.present[2] && !cp.args[2].isNaN() {
 			hi = scalarAs[T](cp.p, cp.args[2].s, cp.common)
 		}
-		l := newLayout(cp.shape, viewOf(cp.x))
-		runUnary(e, &l, dst, x, kClampConst(lo, hi))
-		return tensor.ValueOutcome(encode(e, dst, cp.common, cp.shape))
+		words, _ := mapWords(e, rowMajorWords(cp.x), cp.x.DType, cp.common, kClampConst(lo, hi))
+		return tensor.ValueOutcome(&tensor.Tensor{DType: cp.common, Shape: slices.Clone(cp.shape), Data: words})
 	}
+	x := argAs[T](cp.p, &cp.args[0], cp.common)
+	dst := make([]T, tensor.NumElements(cp.shape))
 	if cp.inner == clipInnerFixed && len(dst) > 0 { // np.clip's constant loop: fill NaN, or clamp by the one bound pair
 		lo, hi := uniformBound[T](cp, 1), uniformBound[T](cp, 2)
 		if lo != lo || hi != hi {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tfuzz/tfuzz/tensor"
 )
@@ -11,7 +12,9 @@ import (
 // (PyTorch: a bool tensor only; NumPy and JAX: nonzero, NaN true), x and y
 // promoted as a binary op's operands (promote.go, Python scalars weak) and
 // the three shapes broadcast; then one select of the values' bits in the
-// common dtype (kWhere), a contiguous run or the tiled walk (drive.go).
+// common dtype (kWhere), a contiguous run or the tiled walk (drive.go);
+// operands that need no conversion and no broadcast skip the decoding and
+// select their storage words (selectnt.go).
 
 func init() {
 	attach(pythonProfiles(), tensor.ClassWhere, &family{supports: pyWhereSupports, eval: pyWhereEval})
@@ -24,6 +27,12 @@ type wherePlan struct {
 	vals   [2]binArg
 	common tensor.DType
 	shape  []int
+	// stored: x and y are tensors the framework holds as the case stores
+	// them (not narrowed by JAX), of the common dtype and of the result's
+	// shape, as is the condition, and the dtype is neither f16 nor bf16
+	// (whose decode and encode quiet a NaN): the select of their storage
+	// words as they are is the result (run).
+	stored bool
 }
 
 // pyWhereSupports declines complex operands, Python scalars the engine does
@@ -138,16 +147,27 @@ func planWhere(p *profile, c *tensor.Case, input func(*profile, *tensor.Tensor) 
 	default:
 		w.common = jaxResultType(p.x64, x, y)
 	}
+	w.stored = !isHalf(w.common) && !w.cond.DType.IsComplex() && slices.Equal(w.cond.Shape, w.shape)
+	for k, v := range w.vals {
+		w.stored = w.stored && !v.isScalar() && v.t == c.Args[k+1].Tensor && v.t.DType == w.common && slices.Equal(v.t.Shape, w.shape)
+	}
 	return w, nil, true
 }
 
 // run selects the values, converted to the common dtype, by the
 // condition's truth. Integers are selected as the unsigned words of their
 // width (a conversion to an integer dtype has the same bits either way),
-// floats as the words of their bits.
+// floats as the words of their bits. A stored plan selects the storage
+// words themselves (selectRun): decoding them to the common dtype and
+// encoding the result back would give the same words.
 func (w *wherePlan) run(e *Engine) tensor.Outcome {
 	if w.common.IsComplex() {
 		return w.whereComplex(e)
+	}
+	if w.stored {
+		out := &tensor.Tensor{DType: w.common, Shape: slices.Clone(w.shape), Data: make([]uint64, tensor.NumElements(w.shape))}
+		selectRun(e, out.Data, rowMajorWords(w.cond), rowMajorWords(w.vals[0].t), rowMajorWords(w.vals[1].t), truthMask(w.cond.DType))
+		return tensor.ValueOutcome(out)
 	}
 	cond := loadTruth(w.cond)
 	l := newLayout(w.shape, viewOf(w.cond), w.vals[0].view(), w.vals[1].view())
@@ -180,20 +200,11 @@ func whereFloat[F floating, U unsignedInt](e *Engine, w *wherePlan, l *layout, c
 	return tensor.ValueOutcome(encode(e, dst, w.common, w.shape))
 }
 
-// loadTruth decodes every storage element of t as 1 where it is nonzero
-// (NaN included, -0.0 not; a complex one where either part is) and 0
-// elsewhere: the bits below a float's sign bit, an integer's bits of its
-// dtype (a JAX input narrowed to 32 bits keeps its 64-bit words).
+// loadTruth decodes every storage element of t as 1 where it is true (its
+// truthMask bits are not all zero; a complex one where either part is) and
+// 0 elsewhere.
 func loadTruth(t *tensor.Tensor) []uint8 {
-	mask := wordMask(t.DType)
-	switch t.DType.Component() {
-	case tensor.F16, tensor.BF16:
-		mask = 1<<15 - 1
-	case tensor.F32:
-		mask = 1<<31 - 1
-	case tensor.F64:
-		mask = math.MaxInt64
-	}
+	mask := truthMask(t.DType)
 	per := wordsOf(t.DType)
 	dst := make([]uint8, len(t.Data)/per)
 	for i := range dst {
@@ -206,4 +217,20 @@ func loadTruth(t *tensor.Tensor) []uint8 {
 		}
 	}
 	return dst
+}
+
+// truthMask is the bits of a storage word of dtype d (of a part, for a
+// complex d) that make it nonzero: the bits below a float's sign bit (NaN
+// is true, -0.0 not), an integer's bits of its dtype (a JAX input narrowed
+// to 32 bits keeps its 64-bit words).
+func truthMask(d tensor.DType) uint64 {
+	switch d.Component() {
+	case tensor.F16, tensor.BF16:
+		return 1<<15 - 1
+	case tensor.F32:
+		return 1<<31 - 1
+	case tensor.F64:
+		return math.MaxInt64
+	}
+	return wordMask(d)
 }

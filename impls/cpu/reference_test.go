@@ -140,7 +140,7 @@ func TestStreamingAddMatchesReference(t *testing.T) {
 // every call with (a broadcast op's rows, a tile) at every small length,
 // the streamed body empty, partial and whole, at every 4-byte alignment.
 func TestStreamingRowsMatchReference(t *testing.T) {
-	if !haveStreamingAdd {
+	if !haveStreaming {
 		return // addKernel never returns them here
 	}
 	r := rand.New(rand.NewPCG(1, 3))
