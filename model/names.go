@@ -32,34 +32,3 @@ var cppNames = [tensor.C128 + 1]string{
 	tensor.U64: "uint64_t", tensor.F16: "at::Half", tensor.BF16: "at::BFloat16", tensor.F32: "float",
 	tensor.F64: "double", tensor.C64: "c10::complex<float>", tensor.C128: "c10::complex<double>",
 }
-
-// comparison is the result of comparison op ("eq", "ne", "lt", "le", "gt",
-// "ge") of two values whose order is lt, eq or gt (none: unordered, a NaN).
-func comparison(op string, lt, eq, gt bool) bool {
-	switch op {
-	case "eq":
-		return eq
-	case "ne":
-		return !eq
-	case "lt":
-		return lt
-	case "le":
-		return lt || eq
-	case "gt":
-		return gt
-	case "ge":
-		return gt || eq
-	}
-	return false
-}
-
-// signOf is -1, 0 or 1 as v is negative, zero or positive.
-func signOf(v int64) int64 {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}

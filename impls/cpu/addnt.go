@@ -28,14 +28,22 @@ func kAddI64(dst, a, b []int64) fault {
 	return kAddI64Stream(dst, a, b)
 }
 
+// streamBody8 splits n 8-byte elements at p for a streaming kernel: the
+// unaligned head (elements before the first 16-byte boundary, at most n)
+// and the length of the body after it in whole groups of 8 (64 bytes),
+// which the kernel stores; plain loops take the head and what follows.
+func streamBody8(p unsafe.Pointer, n int) (head, body int) {
+	head = min(int(-uintptr(p)&15)/8, n)
+	return head, (n - head) &^ 7
+}
+
 // kAddI64Stream is kAdd[int64] with streaming stores for the aligned body
 // of any slice (amd64 only).
 //
 // Reference: kAdd[int64].
 func kAddI64Stream(dst, a, b []int64) fault {
 	a, b = a[:len(dst)], b[:len(dst)]
-	head := min(int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15)/8, len(dst))
-	body := (len(dst) - head) &^ 7
+	head, body := streamBody8(unsafe.Pointer(unsafe.SliceData(dst)), len(dst))
 	kAdd(dst[:head], a[:head], b[:head])
 	if body > 0 {
 		addI64NT(&dst[head], &a[head], &b[head], body)

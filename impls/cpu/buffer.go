@@ -197,8 +197,7 @@ func encodeStream[T number](dst []uint64, src []T, d tensor.DType) {
 	}
 	n := len(src)
 	dst = dst[:n]
-	head := min(int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15)/8, n)
-	body := (n - head) &^ 7
+	head, body := streamBody8(unsafe.Pointer(unsafe.SliceData(dst)), n)
 	encodeInto(dst[:head], src[:head], d)
 	if body > 0 {
 		widen32NT(&dst[head], (*uint32)(unsafe.Pointer(&src[head])), body)

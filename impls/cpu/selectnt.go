@@ -36,8 +36,7 @@ func selectWords(dst, cond, t, f []uint64, mask uint64) {
 func selectWordsStream(dst, cond, t, f []uint64, mask uint64) {
 	n := len(cond)
 	dst, t, f = dst[:n], t[:n], f[:n]
-	head := min(int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15)/8, n)
-	body := (n - head) &^ 7
+	head, body := streamBody8(unsafe.Pointer(unsafe.SliceData(dst)), n)
 	selectWords(dst[:head], cond[:head], t[:head], f[:head], mask)
 	if body > 0 {
 		selectNT(&dst[head], &cond[head], &t[head], &f[head], body, mask)
