@@ -18,9 +18,7 @@ var jaxArangeNoDType = newRule("jax.arange.no-dtype",
 func (e *evaluation) jaxArangeDType(start, end arangeBound, d tensor.DType) tensor.Outcome {
 	e.use(jaxArangeDType)
 	if !e.p.X64 && narrow32(d) != d {
-		e.warn("UserWarning: Explicitly requested dtype %s requested in arange is not available, and will be truncated to dtype %s. "+
-			"To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment variable. "+
-			"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(d), pyName(narrow32(d)))
+		e.warnJAXTruncation("arange", d)
 		d = narrow32(d)
 	}
 	fromZero := start.isFloat && start.f == 0 || !start.isFloat && start.i.Sign() == 0 // Python's start == 0

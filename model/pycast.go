@@ -149,10 +149,16 @@ func (e *evaluation) castTarget() tensor.DType {
 		return to
 	}
 	e.use(jaxX32CastTarget)
-	e.warn("UserWarning: Explicitly requested dtype %s requested in astype is not available, and will be truncated to dtype %s. "+
-		"To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment variable. "+
-		"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(to), pyName(narrow32(to)))
+	e.warnJAXTruncation("astype", to)
 	return narrow32(to)
+}
+
+// warnJAXTruncation records JAX's warning that dtype d, requested in fn,
+// becomes narrow32(d) with x64 off.
+func (e *evaluation) warnJAXTruncation(fn string, d tensor.DType) {
+	e.warn("UserWarning: Explicitly requested dtype %s requested in %s is not available, and will be truncated to dtype %s. "+
+		"To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment variable. "+
+		"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(d), fn, pyName(narrow32(d)))
 }
 
 // castElement converts element i of src into out and returns its flags.

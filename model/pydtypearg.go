@@ -108,9 +108,7 @@ func (e *evaluation) pyDTypeArg(x *tensor.Tensor, numel int) (*tensor.Tensor, te
 		if d != tensor.Bool && !e.p.X64 && narrow32(d) != d {
 			e.use(jaxDTypeArgX32)
 			name := map[string]string{"sum": "sum", "prod": "prod", "mean": "mean", "cumsum": "cumsum"}[op]
-			e.warn("UserWarning: Explicitly requested dtype %s requested in %s is not available, and will be truncated to dtype %s. "+
-				"To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment variable. "+
-				"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(d), name, pyName(narrow32(d)))
+			e.warnJAXTruncation(name, d)
 			a.result, a.compute = narrow32(d), narrow32(d)
 		}
 		if op == "mean" {

@@ -84,9 +84,7 @@ func (e *evaluation) jaxFullDType(d tensor.DType) tensor.DType {
 	}
 	e.use(x32Narrow)
 	if e.c.Attrs.DType.Valid() {
-		e.warn("UserWarning: Explicitly requested dtype %s requested in full is not available, and will be truncated to dtype %s. "+
-			"To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment variable. "+
-			"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(d), pyName(narrow32(d)))
+		e.warnJAXTruncation("full", d)
 	}
 	return narrow32(d)
 }

@@ -51,9 +51,7 @@ func (e *evaluation) pyFromLiteralDType(text string, d tensor.DType) tensor.Outc
 	default:
 		e.use(jaxLiteralDType)
 		if !e.p.X64 && narrow32(d) != d {
-			e.warn("UserWarning: Explicitly requested dtype %s requested in array is not available, and will be truncated to dtype %s. "+
-				"To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment variable. "+
-				"See https://github.com/jax-ml/jax#current-gotchas for more.", pyName(d), pyName(narrow32(d)))
+			e.warnJAXTruncation("array", d)
 			d = narrow32(d)
 		}
 	}
