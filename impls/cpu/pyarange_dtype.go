@@ -76,7 +76,7 @@ func typedArangeEval(p *profile, c *tensor.Case) tensor.Outcome {
 	}
 	res := runTypedArange(p, ta)
 	if ta.truncated {
-		res.Warnings = append(res.Warnings, "UserWarning: Explicitly requested dtype "+pyName(c.Attrs.DType)+" requested in arange is not available, and will be truncated to dtype "+pyName(ta.d)+".")
+		res.Warnings = append(res.Warnings, jaxTruncation("arange", c.Attrs.DType))
 	}
 	return res
 }

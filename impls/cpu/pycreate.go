@@ -389,7 +389,7 @@ func pyZerosEval(e *Engine, p *profile, c *tensor.Case) tensor.Outcome {
 	}
 	var warn []string
 	if p.fw == fwJAX && !p.x64 && narrow32(d) != d {
-		warn = append(warn, "UserWarning: Explicitly requested dtype "+pyName(d)+" requested in zeros is not available, and will be truncated to dtype "+pyName(narrow32(d))+".")
+		warn = append(warn, jaxTruncation("zeros", d))
 		d = narrow32(d)
 	}
 	o := tensor.ValueOutcome(tensor.New(d, c.Attrs.Shape...))

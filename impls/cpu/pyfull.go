@@ -76,7 +76,7 @@ func fullElement(p *profile, c *tensor.Case) (fullWord, bool) {
 	}
 	fw := fullWord{d: c.Attrs.DType}
 	if p.fw == fwJAX && !p.x64 && fw.d.Valid() && narrow32(fw.d) != fw.d {
-		fw.warn = []string{"UserWarning: Explicitly requested dtype " + pyName(fw.d) + " requested in full is not available, and will be truncated to dtype " + pyName(narrow32(fw.d)) + "."}
+		fw.warn = []string{jaxTruncation("full", fw.d)}
 	}
 	switch {
 	case n.kind == tensor.ScalarInt && p.fw == fwPyTorch:

@@ -27,7 +27,7 @@ func pyLiteralDTypeEval(p *profile, d tensor.DType, nums []pyNumber, shape []int
 	case p.fw == fwPyTorch:
 		store = torchStoreNumber
 	case p.fw == fwJAX && !p.x64 && narrow32(d) != d:
-		warn = append(warn, "UserWarning: Explicitly requested dtype "+pyName(d)+" requested in array is not available, and will be truncated to dtype "+pyName(narrow32(d))+".")
+		warn = append(warn, jaxTruncation("array", d))
 		d = narrow32(d)
 	}
 	out := tensor.New(d, shape...)
@@ -210,4 +210,11 @@ func numpyStoreTruncated(f float64, d tensor.DType) (uint64, *tensor.Outcome) {
 		return uint64(t), nil
 	}
 	return uint64(int64(t)) & wordMask(d), nil
+}
+
+// jaxTruncation is the warning JAX gives when dtype d, requested in fn,
+// becomes its 32-bit counterpart with x64 off (warnings are recorded, not
+// compared).
+func jaxTruncation(fn string, d tensor.DType) string {
+	return "UserWarning: Explicitly requested dtype " + pyName(d) + " requested in " + fn + " is not available, and will be truncated to dtype " + pyName(narrow32(d)) + "."
 }
